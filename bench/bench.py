@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Benchmark git-codesearch on a real repository, next to git's own commands in the same run.
+
+Usage:
+  python3 bench/bench.py --git-dir PATH/TO/repo.git --rev-a v8.0.0 [--rev-b v8.0.1]
+                         [--bin target/release/git-codesearch] [--json out.json]
+
+It checks REV_A out into a temporary worktree (no network), then reports:
+  cold index: seconds, files/s, chunks/s, MB/s; index size / source size;
+  no-op re-index vs `git status` (ratio);
+  query latency p50/p95 for --mode bm25 and --mode hybrid vs `git grep -c` for the same words;
+  with --rev-b: index after switching to REV_B and back, vs the cold index, with the number of
+  files that differ.
+Every number is printed with its baseline from the same session.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+QUERIES = [
+    "parse configuration file",
+    "read file into memory",
+    "error message for invalid input",
+    "convert units",
+    "cache results",
+    "open a connection",
+    "write output table",
+    "test helper fixture",
+    "deprecated warning",
+    "iterate over rows",
+    "format string representation",
+    "compute mean and standard deviation",
+    "coordinate transformation",
+    "load data from disk",
+    "validate arguments",
+    "thread pool worker",
+    "hash function",
+    "command line options",
+    "time zone conversion",
+    "serialize to json",
+]
+
+
+def run(cmd, cwd, env=None, check=True):
+    t = time.perf_counter()
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    if check and p.returncode not in (0, 1):
+        raise SystemExit(f"{cmd} failed ({p.returncode}): {p.stderr}")
+    return dt, p
+
+
+def median_time(cmd, cwd, env, n=5):
+    return statistics.median(run(cmd, cwd, env)[0] for _ in range(n))
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--git-dir", required=True)
+    ap.add_argument("--rev-a", required=True)
+    ap.add_argument("--rev-b")
+    ap.add_argument("--bin", default="target/release/git-codesearch")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    binary = os.path.abspath(args.bin)
+    tmp = tempfile.mkdtemp(prefix="cs-bench-")
+    wt = os.path.join(tmp, "wt")
+    env = dict(os.environ, GIT_CODESEARCH_DIR=os.path.join(tmp, "index"), NO_COLOR="1")
+    subprocess.run(["git", "--git-dir", args.git_dir, "worktree", "add", "-q", "--detach", wt, args.rev_a], check=True)
+    try:
+        results = bench(binary, wt, env, args)
+    finally:
+        subprocess.run(["git", "--git-dir", args.git_dir, "worktree", "remove", "--force", wt])
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(json.dumps(results, indent=2))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=2)
+
+
+def bench(binary, wt, env, args):
+    r = {"rev_a": args.rev_a}
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=wt, capture_output=True).stdout.split(b"\0")
+    src_bytes = sum(os.path.getsize(os.path.join(wt, f.decode())) for f in files if f and os.path.isfile(os.path.join(wt, f.decode())))
+    cold, _ = run([binary, "index", "-q"], wt, env)
+    st = json.loads(run([binary, "status", "--json"], wt, env)[1].stdout)
+    r["cold_index_s"] = round(cold, 3)
+    r["files_indexed"] = st["files"]
+    r["files_skipped"] = st["skipped"]
+    r["chunks"] = st["chunks"]
+    r["files_per_s"] = round(st["files"] / cold, 1)
+    r["chunks_per_s"] = round(st["chunks"] / cold, 1)
+    r["source_mb"] = round(src_bytes / 1e6, 2)
+    r["mb_per_s"] = round(src_bytes / 1e6 / cold, 2)
+    r["index_mb"] = round(st["index_bytes"] / 1e6, 2)
+    r["index_over_source"] = round(st["index_bytes"] / max(src_bytes, 1), 2)
+    noop = median_time([binary, "index", "-q"], wt, env)
+    gstatus = median_time(["git", "status", "--porcelain"], wt, env)
+    r["noop_reindex_s"] = round(noop, 4)
+    r["git_status_s"] = round(gstatus, 4)
+    r["noop_over_git_status"] = round(noop / gstatus, 2)
+    for mode in ["bm25", "hybrid"]:
+        run([binary, "search", "-q", "--mode", mode, QUERIES[0]], wt, env)  # warm the page cache
+        lat = [run([binary, "search", "-q", "--json", "--mode", mode, q], wt, env)[0] for q in QUERIES]
+        r[f"{mode}_p50_ms"] = round(pct(lat, 0.5) * 1000, 1)
+        r[f"{mode}_p95_ms"] = round(pct(lat, 0.95) * 1000, 1)
+    grep = []
+    for q in QUERIES:
+        cmd = ["git", "grep", "-c", "-i"]
+        for w in q.split():
+            cmd += ["-e", w]
+        grep.append(run(cmd, wt, env)[0])
+    r["git_grep_p50_ms"] = round(pct(grep, 0.5) * 1000, 1)
+    r["git_grep_p95_ms"] = round(pct(grep, 0.95) * 1000, 1)
+    r["bm25_p50_over_git_grep"] = round(r["bm25_p50_ms"] / r["git_grep_p50_ms"], 2)
+    if args.rev_b:
+        changed = subprocess.run(["git", "diff", "--name-only", args.rev_a, args.rev_b], cwd=wt, capture_output=True, text=True).stdout.split()
+        subprocess.run(["git", "checkout", "-q", "--detach", args.rev_b], cwd=wt, check=True)
+        dt, p = run([binary, "index", "-q", "--json"], wt, env)
+        stats = json.loads(p.stdout)["stats"]
+        r["switch_changed_files"] = len(changed)
+        r["switch_index_s"] = round(dt, 3)
+        r["switch_compute"] = stats["compute"]
+        r["switch_add_tag"] = stats["add_tag"]
+        r["switch_over_cold"] = round(dt / cold, 3)
+        subprocess.run(["git", "checkout", "-q", "--detach", args.rev_a], cwd=wt, check=True)
+        dt, p = run([binary, "index", "-q", "--json"], wt, env)
+        r["switch_back_s"] = round(dt, 3)
+        r["switch_back_compute"] = json.loads(p.stdout)["stats"]["compute"]
+    return r
+
+
+if __name__ == "__main__":
+    main()

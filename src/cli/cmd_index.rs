@@ -1,0 +1,132 @@
+//! `git codesearch index` and `git codesearch hooks install|uninstall`.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use super::{HooksAction, IndexArgs, Outcome};
+use crate::git::hooks::{self, HookChange};
+use crate::index::lock::Contention;
+use crate::index::{self, IndexOptions, IndexReport, ResumeChoice};
+use crate::workspace::Workspace;
+use crate::Error;
+
+/// How long a second `index` waits for the lock before naming the holder.
+const LOCK_WAIT: Duration = Duration::from_secs(30);
+
+/// Run `index`.
+pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
+    let ws = Workspace::open(dir)?;
+    let quiet = args.quiet || args.hook;
+    let opts = IndexOptions {
+        dry_run: args.dry_run,
+        resume: if args.restart {
+            ResumeChoice::Restart
+        } else if args.resume || args.hook {
+            ResumeChoice::Resume
+        } else {
+            ResumeChoice::Ask
+        },
+        progress: !quiet,
+        verbose: !quiet,
+        contention: if args.hook {
+            Contention::Defer
+        } else {
+            Contention::Wait(LOCK_WAIT)
+        },
+    };
+    let report = index::run(&ws, &opts)?;
+    if args.json {
+        let line = serde_json::json!({
+            "branch": crate::git::display_key(&report.stats.branch),
+            "dry_run": report.dry_run,
+            "deferred": report.deferred,
+            "noop": report.noop,
+            "stats": report.stats,
+        });
+        writeln!(std::io::stdout(), "{line}").map_err(Error::Output)?;
+    } else if args.dry_run {
+        let line = format!("plan for {}", counts(&report.stats));
+        writeln!(std::io::stdout(), "{line}").map_err(Error::Output)?;
+    } else if !quiet {
+        eprintln!("{}", summary(&report));
+    }
+    Ok(Outcome::Found)
+}
+
+/// Index before a first search (progress on, resume without asking only if not a terminal).
+pub fn index_now(ws: &Workspace, quiet: bool) -> Result<IndexReport, Error> {
+    let opts = IndexOptions {
+        dry_run: false,
+        resume: ResumeChoice::Ask,
+        progress: !quiet,
+        verbose: !quiet,
+        contention: Contention::Wait(LOCK_WAIT),
+    };
+    let report = index::run(ws, &opts)?;
+    if !quiet {
+        eprintln!("{}", summary(&report));
+    }
+    Ok(report)
+}
+
+/// One line describing a finished run.
+pub fn summary(r: &IndexReport) -> String {
+    let s = &r.stats;
+    if r.deferred {
+        return "another index run is in progress; it will pick up these changes".into();
+    }
+    let what = if r.noop { "up to date" } else { "indexed" };
+    format!(
+        "{what} {}, {} chunks written in {:.2}s",
+        counts(s),
+        s.chunks_added,
+        s.seconds
+    )
+}
+
+/// `BRANCH: N files (compute …, add-tag …, …)`.
+fn counts(s: &crate::store::catalog::RunStats) -> String {
+    format!(
+        "{}: {} files (compute {}, add-tag {}, remove-tag {}, delete {}, unchanged {}, skipped {})",
+        crate::git::display_key(&s.branch),
+        s.files,
+        s.compute,
+        s.add_tag,
+        s.remove_tag,
+        s.deleted,
+        s.unchanged,
+        s.skipped
+    )
+}
+
+/// Run `hooks install|uninstall`.
+pub fn hooks(dir: &Path, action: &HooksAction) -> Result<Outcome, Error> {
+    let ws = Workspace::open(dir)?;
+    let hooks_dir = hooks::hooks_dir(&ws.workdir)?;
+    let changes = match action {
+        HooksAction::Install => {
+            let bin = std::env::current_exe().unwrap_or_else(|_| "git-codesearch".into());
+            hooks::install(&hooks_dir, &bin)?
+        }
+        HooksAction::Uninstall => hooks::uninstall(&hooks_dir)?,
+    };
+    let mut out = std::io::stdout();
+    for c in changes {
+        let line = match c {
+            HookChange::Installed(p) => format!("installed {}", p.display()),
+            HookChange::Chained(p) => format!("installed {} (your hook runs first)", p.display()),
+            HookChange::Updated(p) => format!("updated {}", p.display()),
+            HookChange::Removed {
+                path,
+                restored: true,
+            } => {
+                format!("removed {} (your hook is back)", path.display())
+            }
+            HookChange::Removed { path, .. } => format!("removed {}", path.display()),
+            HookChange::Absent(p) => format!("not installed: {}", p.display()),
+        };
+        writeln!(out, "{line}").map_err(Error::Output)?;
+    }
+    Ok(Outcome::Found)
+}

@@ -1,0 +1,222 @@
+//! Command-line interface: argument definitions (clap), dispatch to one file per command,
+//! and the single place where errors are rendered and mapped to exit codes
+//! (0 hits / success, 1 no hits, 2 error, 130 interrupted).
+
+pub mod cmd_index;
+pub mod cmd_search;
+pub mod cmd_status;
+pub mod render;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::Error;
+
+/// Branch-aware local code search for git repositories.
+///
+/// Run inside a git work tree: `git codesearch "where do we parse the config file"`.
+/// The first search builds the index (kept in the repository's git dir); hooks keep it
+/// fresh across checkouts, merges and rebases.
+#[derive(Debug, Parser)]
+#[command(name = "git-codesearch", version, bin_name = "git codesearch")]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct Cli {
+    /// Run as if started in this directory.
+    #[arg(short = 'C', global = true, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// The search (when no command is given).
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// A command other than searching.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Search (the default; use it to search for a word that is also a command name).
+    Search(SearchArgs),
+    /// Build or update the index of the checked-out branch.
+    Index(IndexArgs),
+    /// Show what is indexed.
+    Status(StatusArgs),
+    /// Drop branches that no longer exist and content no branch uses.
+    Gc,
+    /// Install or remove the git hooks that keep the index fresh.
+    Hooks {
+        /// install or uninstall.
+        #[command(subcommand)]
+        action: HooksAction,
+    },
+}
+
+/// `hooks` actions.
+#[derive(Debug, Subcommand)]
+pub enum HooksAction {
+    /// Write post-checkout, post-merge and post-rewrite hooks (chaining existing ones).
+    Install,
+    /// Remove our hooks and restore the ones they replaced.
+    Uninstall,
+}
+
+/// Retrievers to use.
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum ModeArg {
+    /// BM25 + vectors (when available) + symbols.
+    #[default]
+    Hybrid,
+    /// Full-text BM25 only.
+    Bm25,
+    /// Embeddings only.
+    Vector,
+    /// Definition names only.
+    Symbol,
+}
+
+/// Search arguments.
+#[derive(Debug, Args, Default)]
+pub struct SearchArgs {
+    /// What to look for: plain words, identifiers, or a question.
+    #[arg(value_name = "QUERY", required = true)]
+    pub query: Vec<String>,
+    /// Number of results.
+    #[arg(short = 'n', long = "limit", value_name = "N")]
+    pub limit: Option<usize>,
+    /// Only paths matching this glob (e.g. 'src/**/*.rs').
+    #[arg(long = "path", value_name = "GLOB")]
+    pub path: Option<String>,
+    /// Only this language (rust, python, go, java, typescript, javascript, c, cpp, …).
+    #[arg(long = "lang", value_name = "LANG")]
+    pub lang: Option<String>,
+    /// Search the index of this branch instead of the checked-out one.
+    #[arg(long = "branch", value_name = "NAME")]
+    pub branch: Option<String>,
+    /// Retrievers to use.
+    #[arg(long = "mode", value_enum, default_value_t = ModeArg::Hybrid)]
+    pub mode: ModeArg,
+    /// One JSON object per hit on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Do not build the index if the branch has none yet.
+    #[arg(long = "no-index")]
+    pub no_index: bool,
+    /// Print nothing on stderr but errors.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
+/// `index` arguments.
+#[derive(Debug, Args, Default)]
+pub struct IndexArgs {
+    /// Show the plan (Compute / AddTag / RemoveTag / Delete counts) and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Resume an interrupted run without asking.
+    #[arg(long, conflicts_with = "restart")]
+    pub resume: bool,
+    /// Discard an interrupted run's partial work without asking.
+    #[arg(long)]
+    pub restart: bool,
+    /// Print nothing on stderr but errors.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+    /// Run as a git hook: never wait for the lock (ask the holder to run again instead).
+    #[arg(long, hide = true)]
+    pub hook: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `status` arguments.
+#[derive(Debug, Args, Default)]
+pub struct StatusArgs {
+    /// Also list skipped files with the reason.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Status of this branch instead of the checked-out one.
+    #[arg(long, value_name = "NAME")]
+    pub branch: Option<String>,
+}
+
+/// What a successful command found, for the exit code.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Outcome {
+    /// Success, or a search with hits.
+    Found,
+    /// A search without hits.
+    NotFound,
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let _ = ctrlc::set_handler(|| {
+        if crate::index::interrupted() {
+            // Second Ctrl-C: give up at once; the last checkpoint is already saved.
+            std::process::exit(130);
+        }
+        crate::index::interrupt();
+    });
+    match run(cli) {
+        Ok(Outcome::Found) => ExitCode::SUCCESS,
+        Ok(Outcome::NotFound) => ExitCode::from(1),
+        Err(Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "{}", e.render());
+            if e.is_interrupted() {
+                ExitCode::from(130)
+            } else {
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+/// Run a parsed command line.
+pub fn run(cli: Cli) -> Result<Outcome, Error> {
+    let dir = match &cli.dir {
+        Some(d) => d.clone(),
+        None => std::env::current_dir().map_err(Error::Output)?,
+    };
+    match cli.command {
+        None => cmd_search::run(&dir, &cli.search),
+        Some(Command::Search(args)) => cmd_search::run(&dir, &args),
+        Some(Command::Index(args)) => cmd_index::run(&dir, &args),
+        Some(Command::Status(args)) => cmd_status::run(&dir, &args),
+        Some(Command::Gc) => cmd_status::gc(&dir),
+        Some(Command::Hooks { action }) => cmd_index::hooks(&dir, &action),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn bare_words_are_a_query_and_commands_are_commands() {
+        let cli = Cli::try_parse_from(["git-codesearch", "parse", "config"]).unwrap();
+        assert!(cli.command.is_none());
+        assert_eq!(cli.search.query, ["parse", "config"]);
+        let cli = Cli::try_parse_from(["git-codesearch", "index", "--dry-run"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Index(IndexArgs { dry_run: true, .. }))
+        ));
+        let cli = Cli::try_parse_from(["git-codesearch", "search", "index"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Search(_))));
+    }
+}

@@ -1,0 +1,178 @@
+//! Output for people and programs: grep-like hits with a short highlighted snippet, JSON
+//! lines, and time stamps. Colour only on a terminal and never with `NO_COLOR`.
+
+use std::io::{IsTerminal, Write};
+
+use crate::search::query::Query;
+use crate::search::Hit;
+
+/// Version of the `--json` hit schema.
+pub const JSON_VERSION: u32 = 1;
+/// Lines of snippet shown per hit in text output.
+const SNIPPET_LINES: usize = 4;
+
+/// Whether to colour stdout.
+pub fn color_stdout() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+}
+
+/// `2026-11-22 08:00:00 UTC` for a unix time.
+pub fn when(unix: i64) -> String {
+    let days = unix.div_euclid(86_400);
+    let secs = unix.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        secs / 3600,
+        (secs / 60) % 60,
+        secs % 60
+    )
+}
+
+/// Does this line contain any of the terms (case-insensitive)?
+fn matches(line: &str, terms: &[String]) -> usize {
+    let lower = line.to_lowercase();
+    terms.iter().filter(|t| lower.contains(t.as_str())).count()
+}
+
+/// The window of lines with the most term matches (ties: earliest).
+pub fn snippet<'a>(hit: &'a Hit, q: &Query, n: usize) -> &'a [(u32, String)] {
+    let lines = &hit.lines;
+    if lines.len() <= n {
+        return lines;
+    }
+    let scores: Vec<usize> = lines.iter().map(|(_, l)| matches(l, &q.terms)).collect();
+    let mut best = (0, 0);
+    for start in 0..=lines.len() - n {
+        let s: usize = scores[start..start + n].iter().sum();
+        if s > best.1 {
+            best = (start, s);
+        }
+    }
+    &lines[best.0..best.0 + n]
+}
+
+fn highlight(line: &str, terms: &[String], color: bool) -> String {
+    if !color {
+        return line.to_string();
+    }
+    let lower = line.to_lowercase();
+    if lower.len() != line.len() {
+        return line.to_string(); // case folding changed byte offsets: do not risk it
+    }
+    let mut marks = vec![false; line.len()];
+    for t in terms {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(t.as_str()) {
+            let s = from + i;
+            marks[s..s + t.len()].iter_mut().for_each(|m| *m = true);
+            from = s + t.len().max(1);
+        }
+    }
+    let mut out = String::new();
+    let mut on = false;
+    for (i, ch) in line.char_indices() {
+        if marks[i] != on {
+            out.push_str(if marks[i] { "\x1b[1;31m" } else { "\x1b[0m" });
+            on = marks[i];
+        }
+        out.push(ch);
+    }
+    if on {
+        out.push_str("\x1b[0m");
+    }
+    out
+}
+
+/// Write hits grep-style: `path:start-end  score  [sources]` then a numbered snippet.
+pub fn write_text(
+    out: &mut impl Write,
+    hits: &[Hit],
+    q: &Query,
+    color: bool,
+) -> std::io::Result<()> {
+    for hit in hits {
+        let sources: Vec<&str> = hit.sources.iter().map(|s| s.name()).collect();
+        let (path_on, off) = if color {
+            ("\x1b[35m", "\x1b[0m")
+        } else {
+            ("", "")
+        };
+        writeln!(
+            out,
+            "{path_on}{}{off}:{}-{}  score {:.4}  [{}]",
+            hit.path,
+            hit.start_line,
+            hit.end_line,
+            hit.score,
+            sources.join("+")
+        )?;
+        for (n, line) in snippet(hit, q, SNIPPET_LINES) {
+            let line: String = line.chars().take(160).collect();
+            writeln!(out, "{n:>6}│ {}", highlight(&line, &q.terms, color))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// Write one JSON object per hit.
+pub fn write_json(
+    out: &mut impl Write,
+    hits: &[Hit],
+    q: &Query,
+    branch: &str,
+    degraded: Option<&str>,
+) -> std::io::Result<()> {
+    for hit in hits {
+        let snippet: Vec<&str> = snippet(hit, q, SNIPPET_LINES)
+            .iter()
+            .map(|(_, l)| l.as_str())
+            .collect();
+        let obj = serde_json::json!({
+            "version": JSON_VERSION,
+            "path": hit.path,
+            "start_line": hit.start_line,
+            "end_line": hit.end_line,
+            "score": hit.score,
+            "sources": hit.sources,
+            "language": hit.language,
+            "branch": crate::git::display_key(branch),
+            "snippet": snippet.join("\n"),
+            "degraded": degraded,
+        });
+        writeln!(out, "{obj}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_unix_times() {
+        assert_eq!(when(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(when(1_795_305_600), "2026-11-22 00:00:00 UTC");
+        assert_eq!(when(951_782_400), "2000-02-29 00:00:00 UTC");
+    }
+
+    #[test]
+    fn highlights_terms_only_with_colour() {
+        let terms = vec!["config".to_string()];
+        assert_eq!(highlight("parse_config()", &terms, false), "parse_config()");
+        assert_eq!(
+            highlight("parse_config()", &terms, true),
+            "parse_\x1b[1;31mconfig\x1b[0m()"
+        );
+    }
+}

@@ -1,0 +1,354 @@
+//! Settings, resolved once: defaults < `.codesearch.toml` in the work tree < git config
+//! (`codesearch.*`) < command-line flags. The rest of the library only sees [`Config`].
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Name of the per-repository configuration file, at the top of the work tree.
+pub const CONFIG_FILE: &str = ".codesearch.toml";
+
+/// Errors while reading or validating the configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The config file exists but could not be read.
+    #[error("cannot read {path}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The config file is not valid TOML or has unknown keys.
+    #[error("invalid configuration in {path}")]
+    Parse {
+        path: PathBuf,
+        #[source]
+        source: Box<toml::de::Error>,
+    },
+    /// A value is out of range or malformed.
+    #[error("invalid setting {key} = {value} (from {origin}): {reason}")]
+    Invalid {
+        key: String,
+        value: String,
+        origin: String,
+        reason: String,
+    },
+}
+
+impl ConfigError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            ConfigError::Read { .. } => "check the file's permissions".into(),
+            ConfigError::Parse { .. } => {
+                "see README.md, section \"Configuration\", for the keys and their defaults".into()
+            }
+            ConfigError::Invalid { .. } => {
+                "fix the value, or remove it to use the default (see README.md, \"Configuration\")"
+                    .into()
+            }
+        })
+    }
+}
+
+/// All settings, with the design's defaults.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// How searches retrieve and rank.
+    pub search: SearchConfig,
+    /// What gets indexed and how it is cut.
+    pub index: IndexConfig,
+}
+
+/// Ranking settings.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchConfig {
+    /// Results shown.
+    pub n_final: usize,
+    /// Candidates each retriever returns before fusion.
+    pub n_retrieve: usize,
+    /// The `k` of reciprocal-rank fusion.
+    pub rrf_k: f64,
+    /// Weights of the retrievers in the fusion.
+    pub weights: Weights,
+    /// Stem query and index words (English); changing it rebuilds the full-text index.
+    pub stemming: bool,
+    /// Extra weight for files edited in the last days (0 turns it off).
+    pub recency_boost: f64,
+}
+
+/// Fusion weights for each retriever.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Weights {
+    /// BM25 full-text search over chunk text.
+    pub bm25: f64,
+    /// Vector (embedding) search.
+    pub vector: f64,
+    /// Symbol (snippet) search over definitions.
+    pub snippet: f64,
+}
+
+/// Indexing settings: junk-file thresholds and chunk size.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct IndexConfig {
+    /// Files larger than this many bytes are skipped.
+    pub max_file_size: u64,
+    /// Files with a longer line are skipped (minified or generated).
+    pub max_line_length: usize,
+    /// Files whose mean line is longer are skipped.
+    pub max_avg_line_length: f64,
+    /// Files with a smaller share of alphanumeric characters are skipped.
+    pub min_alnum_fraction: f64,
+    /// Files with a larger share of digits are skipped (data tables).
+    pub max_digit_fraction: f64,
+    /// Files with more lines are skipped.
+    pub max_lines: usize,
+    /// Largest chunk, in tokens (cl100k).
+    pub chunk_tokens: usize,
+    /// Files per committed batch (and checkpoint).
+    pub batch_files: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            n_final: 20,
+            n_retrieve: 50,
+            rrf_k: 60.0,
+            weights: Weights::default(),
+            stemming: false,
+            recency_boost: 0.05,
+        }
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            bm25: 0.6,
+            vector: 0.3,
+            snippet: 0.1,
+        }
+    }
+}
+
+impl Default for IndexConfig {
+    fn default() -> Self {
+        IndexConfig {
+            max_file_size: 1_000_000,
+            max_line_length: 300,
+            max_avg_line_length: 150.0,
+            min_alnum_fraction: 0.25,
+            max_digit_fraction: 0.5,
+            max_lines: 100_000,
+            chunk_tokens: 256,
+            batch_files: 100,
+        }
+    }
+}
+
+/// The git config keys we read (`git config codesearch.nFinal 10`), lower-cased as git
+/// compares them, with the TOML path they override.
+pub const GIT_KEYS: &[(&str, &str)] = &[
+    ("codesearch.nfinal", "search.n_final"),
+    ("codesearch.nretrieve", "search.n_retrieve"),
+    ("codesearch.rrfk", "search.rrf_k"),
+    ("codesearch.weightbm25", "search.weights.bm25"),
+    ("codesearch.weightvector", "search.weights.vector"),
+    ("codesearch.weightsnippet", "search.weights.snippet"),
+    ("codesearch.stemming", "search.stemming"),
+    ("codesearch.recencyboost", "search.recency_boost"),
+    ("codesearch.maxfilesize", "index.max_file_size"),
+    ("codesearch.chunktokens", "index.chunk_tokens"),
+];
+
+impl Config {
+    /// Load `.codesearch.toml` from `workdir` (if present), then apply git config values
+    /// given by `git_value` (a lookup of lower-cased keys), then validate.
+    pub fn load(
+        workdir: &Path,
+        git_value: impl Fn(&str) -> Option<String>,
+    ) -> Result<Config, ConfigError> {
+        let path = workdir.join(CONFIG_FILE);
+        let mut config = match std::fs::read_to_string(&path) {
+            Ok(text) => toml::from_str(&text).map_err(|e| ConfigError::Parse {
+                path: path.clone(),
+                source: Box::new(e),
+            })?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
+            Err(e) => return Err(ConfigError::Read { path, source: e }),
+        };
+        for (git_key, toml_key) in GIT_KEYS {
+            if let Some(value) = git_value(git_key) {
+                config.set(toml_key, &value, &format!("git config {git_key}"))?;
+            }
+        }
+        config.validate(&path.display().to_string())?;
+        Ok(config)
+    }
+
+    /// Set one value by its TOML path from a string (git config, flags).
+    pub fn set(&mut self, key: &str, value: &str, origin: &str) -> Result<(), ConfigError> {
+        let bad = |reason: &str| ConfigError::Invalid {
+            key: key.into(),
+            value: value.into(),
+            origin: origin.into(),
+            reason: reason.into(),
+        };
+        let int = || {
+            value
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| bad("expected a whole number"))
+        };
+        let float = || {
+            value
+                .trim()
+                .parse::<f64>()
+                .map_err(|_| bad("expected a number"))
+        };
+        let boolean = || match value.trim().to_ascii_lowercase().as_str() {
+            "true" | "yes" | "on" | "1" => Ok(true),
+            "false" | "no" | "off" | "0" => Ok(false),
+            _ => Err(bad("expected true or false")),
+        };
+        match key {
+            "search.n_final" => self.search.n_final = int()?,
+            "search.n_retrieve" => self.search.n_retrieve = int()?,
+            "search.rrf_k" => self.search.rrf_k = float()?,
+            "search.weights.bm25" => self.search.weights.bm25 = float()?,
+            "search.weights.vector" => self.search.weights.vector = float()?,
+            "search.weights.snippet" => self.search.weights.snippet = float()?,
+            "search.stemming" => self.search.stemming = boolean()?,
+            "search.recency_boost" => self.search.recency_boost = float()?,
+            "index.max_file_size" => self.index.max_file_size = int()? as u64,
+            "index.chunk_tokens" => self.index.chunk_tokens = int()?,
+            _ => return Err(bad("unknown setting")),
+        }
+        Ok(())
+    }
+
+    /// Check ranges; `origin` names where the values came from for the message.
+    pub fn validate(&self, origin: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, value: String, reason: &str| ConfigError::Invalid {
+            key: key.into(),
+            value,
+            origin: origin.into(),
+            reason: reason.into(),
+        };
+        let s = &self.search;
+        if s.n_final == 0 || s.n_final > 10_000 {
+            return Err(bad(
+                "search.n_final",
+                s.n_final.to_string(),
+                "must be 1..=10000",
+            ));
+        }
+        if s.n_retrieve < s.n_final.min(50) || s.n_retrieve > 10_000 {
+            return Err(bad(
+                "search.n_retrieve",
+                s.n_retrieve.to_string(),
+                "must be at least min(n_final, 50) and at most 10000",
+            ));
+        }
+        if !(s.rrf_k.is_finite() && s.rrf_k > 0.0) {
+            return Err(bad("search.rrf_k", s.rrf_k.to_string(), "must be > 0"));
+        }
+        let w = &s.weights;
+        for (key, v) in [
+            ("search.weights.bm25", w.bm25),
+            ("search.weights.vector", w.vector),
+            ("search.weights.snippet", w.snippet),
+            ("search.recency_boost", s.recency_boost),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(bad(key, v.to_string(), "must be a number >= 0"));
+            }
+        }
+        if w.bm25 + w.vector + w.snippet <= 0.0 {
+            return Err(bad(
+                "search.weights",
+                "0".into(),
+                "at least one weight must be > 0",
+            ));
+        }
+        let i = &self.index;
+        if i.chunk_tokens < 16 || i.chunk_tokens > 8192 {
+            return Err(bad(
+                "index.chunk_tokens",
+                i.chunk_tokens.to_string(),
+                "must be 16..=8192",
+            ));
+        }
+        if i.batch_files == 0 {
+            return Err(bad("index.batch_files", "0".into(), "must be >= 1"));
+        }
+        for (key, v) in [
+            ("index.min_alnum_fraction", i.min_alnum_fraction),
+            ("index.max_digit_fraction", i.max_digit_fraction),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(bad(key, v.to_string(), "must be between 0 and 1"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_designs() {
+        let c = Config::default();
+        assert_eq!(c.search.n_final, 20);
+        assert_eq!(c.search.n_retrieve, 50);
+        assert_eq!(c.search.rrf_k, 60.0);
+        assert_eq!(c.search.weights.bm25, 0.6);
+        assert_eq!(c.search.weights.vector, 0.3);
+        assert_eq!(c.search.weights.snippet, 0.1);
+        c.validate("defaults").unwrap();
+    }
+
+    #[test]
+    fn toml_then_git_config_override() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "[search]\nn_final = 7\nrrf_k = 10\n",
+        )
+        .unwrap();
+        let c = Config::load(dir.path(), |k| {
+            (k == "codesearch.rrfk").then(|| "30".into())
+        })
+        .unwrap();
+        assert_eq!(c.search.n_final, 7);
+        assert_eq!(c.search.rrf_k, 30.0);
+    }
+
+    #[test]
+    fn unknown_and_invalid_values_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(CONFIG_FILE), "[search]\nnfinal = 7\n").unwrap();
+        let err = Config::load(dir.path(), |_| None).unwrap_err();
+        assert!(matches!(err, ConfigError::Parse { .. }));
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "[search.weights]\nbm25 = -1\n",
+        )
+        .unwrap();
+        let err = Config::load(dir.path(), |_| None).unwrap_err().to_string();
+        assert!(err.contains("search.weights.bm25"), "{err}");
+        let err = Config::load(tempfile::tempdir().unwrap().path(), |k| {
+            (k == "codesearch.nfinal").then(|| "many".into())
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("git config codesearch.nfinal"), "{err}");
+    }
+}

@@ -1,0 +1,74 @@
+//! The crate-wide error type: one variant per module error, each of which carries the path,
+//! branch or table involved. It is rendered exactly once, at the edge (`cli`), as
+//! `error: …` / `caused by: …` / `hint: …`.
+
+use std::error::Error as StdError;
+
+/// Any failure that reaches the command line.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Locating or reading the git repository failed.
+    #[error(transparent)]
+    Git(#[from] crate::git::GitError),
+    /// The configuration could not be read or is invalid.
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    /// The on-disk index (SQLite or LanceDB) failed.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    /// Building or updating the index failed.
+    #[error(transparent)]
+    Index(#[from] crate::index::IndexError),
+    /// A search could not be run.
+    #[error(transparent)]
+    Search(#[from] crate::search::SearchError),
+    /// Installing or removing git hooks failed.
+    #[error(transparent)]
+    Hooks(#[from] crate::git::hooks::HookError),
+    /// Writing results failed (other than a closed pipe, which is not an error).
+    #[error("cannot write output")]
+    Output(#[source] std::io::Error),
+}
+
+impl Error {
+    /// A short suggestion of what the user can do about this error, if there is one.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            Error::Git(e) => e.hint(),
+            Error::Config(e) => e.hint(),
+            Error::Store(e) => e.hint(),
+            Error::Index(e) => e.hint(),
+            Error::Search(e) => e.hint(),
+            Error::Hooks(e) => e.hint(),
+            Error::Output(_) => None,
+        }
+    }
+
+    /// True when the user interrupted the work (Ctrl-C): exit code 130, like a shell.
+    pub fn is_interrupted(&self) -> bool {
+        matches!(
+            self,
+            Error::Index(crate::index::IndexError::Interrupted { .. })
+        )
+    }
+
+    /// Render the error as the lines printed on stderr: `error:`, `caused by:` and `hint:`.
+    pub fn render(&self) -> String {
+        let mut out = format!("error: {self}");
+        let mut source = self.source();
+        // `transparent` variants share their message with the first source; skip repeats.
+        let mut last = self.to_string();
+        while let Some(cause) = source {
+            let text = cause.to_string();
+            if text != last {
+                out.push_str(&format!("\ncaused by: {text}"));
+            }
+            last = text;
+            source = cause.source();
+        }
+        if let Some(hint) = self.hint() {
+            out.push_str(&format!("\nhint: {hint}"));
+        }
+        out
+    }
+}

@@ -1,0 +1,192 @@
+//! The repository as git sees it, through `gix`: where the work tree and the common git dir
+//! are, which branch is checked out (or which commit, when detached), and git config values.
+
+pub mod hooks;
+
+use std::path::{Path, PathBuf};
+
+/// Errors while locating or reading the repository.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// No repository at or above the directory.
+    #[error("not a git repository: {path}")]
+    NotARepo {
+        path: PathBuf,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A bare repository has no work tree to index.
+    #[error("{path} is a bare repository: there is no work tree to index")]
+    Bare { path: PathBuf },
+    /// HEAD could not be read.
+    #[error("cannot read HEAD of {path}")]
+    Head {
+        path: PathBuf,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// Branch names could not be listed.
+    #[error("cannot list the branches of {path}")]
+    Refs {
+        path: PathBuf,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl GitError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            GitError::NotARepo { .. } => {
+                Some("run git codesearch inside a git work tree (or `git init` one)".into())
+            }
+            GitError::Bare { .. } => {
+                Some("clone or `git worktree add` a work tree and run git codesearch there".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// What is checked out: the key under which the work tree is indexed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BranchRef {
+    /// Catalog key: `refs/heads/NAME`, or `detached/<commit id>`.
+    pub key: String,
+    /// True when the branch has no commit yet (a new repository).
+    pub unborn: bool,
+}
+
+impl BranchRef {
+    /// A branch by its short name (`main`) or full ref (`refs/heads/main`).
+    pub fn named(name: &str) -> BranchRef {
+        let key = if name.starts_with("refs/") || name.starts_with("detached/") {
+            name.to_string()
+        } else {
+            format!("refs/heads/{name}")
+        };
+        BranchRef { key, unborn: false }
+    }
+
+    /// Short form for people: `main`, or `(detached at 1a2b3c4)`.
+    pub fn display(&self) -> String {
+        display_key(&self.key)
+    }
+}
+
+/// Short form of a catalog branch key.
+pub fn display_key(key: &str) -> String {
+    if let Some(name) = key.strip_prefix("refs/heads/") {
+        name.to_string()
+    } else if let Some(id) = key.strip_prefix("detached/") {
+        format!("(detached at {})", &id[..id.len().min(10)])
+    } else {
+        key.to_string()
+    }
+}
+
+/// An opened, non-bare repository.
+pub struct Repo {
+    repo: gix::Repository,
+    workdir: PathBuf,
+}
+
+impl Repo {
+    /// Find the repository containing `dir`, refusing bare repositories.
+    pub fn discover(dir: &Path) -> Result<Repo, GitError> {
+        let repo = gix::discover(dir).map_err(|e| GitError::NotARepo {
+            path: dir.to_path_buf(),
+            source: Box::new(e),
+        })?;
+        let workdir = match repo.workdir() {
+            Some(w) => w.to_path_buf(),
+            None => {
+                return Err(GitError::Bare {
+                    path: repo.git_dir().to_path_buf(),
+                })
+            }
+        };
+        let workdir = workdir.canonicalize().unwrap_or(workdir);
+        Ok(Repo { repo, workdir })
+    }
+
+    /// Top of the work tree.
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// The git dir shared by all linked worktrees: the index lives below it.
+    pub fn common_dir(&self) -> PathBuf {
+        let dir = self.repo.common_dir();
+        let dir = if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            self.workdir.join(dir)
+        };
+        dir.canonicalize().unwrap_or(dir)
+    }
+
+    /// This worktree's own git dir (differs from the common dir in linked worktrees).
+    pub fn git_dir(&self) -> PathBuf {
+        let dir = self.repo.git_dir();
+        dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf())
+    }
+
+    /// The branch (or detached commit) checked out in this worktree.
+    pub fn branch(&self) -> Result<BranchRef, GitError> {
+        let head = self.repo.head().map_err(|e| self.head_error(e))?;
+        match head.kind {
+            gix::head::Kind::Symbolic(r) => Ok(BranchRef {
+                key: r.name.as_bstr().to_string(),
+                unborn: false,
+            }),
+            gix::head::Kind::Unborn(name) => Ok(BranchRef {
+                key: name.as_bstr().to_string(),
+                unborn: true,
+            }),
+            gix::head::Kind::Detached { target, .. } => Ok(BranchRef {
+                key: format!("detached/{target}"),
+                unborn: false,
+            }),
+        }
+    }
+
+    /// The commit HEAD points to, if there is one.
+    pub fn head_commit(&self) -> Option<String> {
+        self.repo.head_id().ok().map(|id| id.to_string())
+    }
+
+    /// Full names of local branches (`refs/heads/…`).
+    pub fn local_branches(&self) -> Result<Vec<String>, GitError> {
+        let refs_err = |e: Box<dyn std::error::Error + Send + Sync>| GitError::Refs {
+            path: self.workdir.clone(),
+            source: e,
+        };
+        let platform = self.repo.references().map_err(|e| refs_err(Box::new(e)))?;
+        let iter = platform
+            .local_branches()
+            .map_err(|e| refs_err(Box::new(e)))?;
+        let mut names = Vec::new();
+        for r in iter {
+            let r = r.map_err(|e| refs_err(e.to_string().into()))?;
+            names.push(r.name().as_bstr().to_string());
+        }
+        Ok(names)
+    }
+
+    /// A git config value (`section.key`), as a string.
+    pub fn config_value(&self, key: &str) -> Option<String> {
+        self.repo
+            .config_snapshot()
+            .string(key)
+            .map(|v| v.to_string())
+    }
+
+    fn head_error(&self, e: impl std::error::Error + Send + Sync + 'static) -> GitError {
+        GitError::Head {
+            path: self.workdir.clone(),
+            source: Box::new(e),
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Language detection by file name, and the tree-sitter grammar and tags query of each
+//! language we parse. Everything else is chunked as plain text (or markdown).
+
+/// How a language is cut into chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Splitting {
+    /// At syntax boundaries with a tree-sitter grammar.
+    Code,
+    /// At markdown structure (headings, paragraphs).
+    Markdown,
+    /// At blank lines and sentences.
+    Text,
+}
+
+/// File extensions (lower-case) and the language name we record for them.
+const EXTENSIONS: &[(&str, &str)] = &[
+    ("rs", "rust"),
+    ("py", "python"),
+    ("pyi", "python"),
+    ("go", "go"),
+    ("java", "java"),
+    ("ts", "typescript"),
+    ("mts", "typescript"),
+    ("cts", "typescript"),
+    ("tsx", "tsx"),
+    ("js", "javascript"),
+    ("mjs", "javascript"),
+    ("cjs", "javascript"),
+    ("jsx", "javascript"),
+    ("c", "c"),
+    ("h", "c"),
+    ("cc", "cpp"),
+    ("cpp", "cpp"),
+    ("cxx", "cpp"),
+    ("c++", "cpp"),
+    ("hpp", "cpp"),
+    ("hh", "cpp"),
+    ("hxx", "cpp"),
+    ("ipp", "cpp"),
+    ("md", "markdown"),
+    ("markdown", "markdown"),
+    ("rb", "ruby"),
+    ("php", "php"),
+    ("cs", "csharp"),
+    ("kt", "kotlin"),
+    ("kts", "kotlin"),
+    ("swift", "swift"),
+    ("scala", "scala"),
+    ("sh", "shell"),
+    ("bash", "shell"),
+    ("zsh", "shell"),
+    ("sql", "sql"),
+    ("html", "html"),
+    ("css", "css"),
+    ("scss", "css"),
+    ("json", "json"),
+    ("toml", "toml"),
+    ("yaml", "yaml"),
+    ("yml", "yaml"),
+    ("xml", "xml"),
+    ("lua", "lua"),
+    ("zig", "zig"),
+    ("rst", "rst"),
+    ("txt", "text"),
+];
+
+/// The language name of a path (`rust`, `python`, …; `text` when unknown).
+pub fn language_of(path: &str) -> &'static str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return match name {
+            "Makefile" | "makefile" | "GNUmakefile" => "make",
+            "Dockerfile" => "dockerfile",
+            _ => "text",
+        };
+    };
+    let ext = ext.to_ascii_lowercase();
+    EXTENSIONS
+        .iter()
+        .find(|(e, _)| *e == ext)
+        .map(|(_, l)| *l)
+        .unwrap_or("text")
+}
+
+/// Every language name we know, for `--lang` validation.
+pub fn known_languages() -> Vec<&'static str> {
+    let mut v: Vec<&str> = EXTENSIONS.iter().map(|(_, l)| *l).collect();
+    v.extend(["make", "dockerfile", "text"]);
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// How text of `language` is split.
+pub fn splitting(language: &str) -> Splitting {
+    match language {
+        "markdown" => Splitting::Markdown,
+        l if grammar(l).is_some() => Splitting::Code,
+        _ => Splitting::Text,
+    }
+}
+
+/// The tree-sitter grammar of a language we parse.
+pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
+    Some(match language {
+        "rust" => tree_sitter_rust::LANGUAGE.into(),
+        "python" => tree_sitter_python::LANGUAGE.into(),
+        "go" => tree_sitter_go::LANGUAGE.into(),
+        "java" => tree_sitter_java::LANGUAGE.into(),
+        "typescript" => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        "tsx" => tree_sitter_typescript::LANGUAGE_TSX.into(),
+        "javascript" => tree_sitter_javascript::LANGUAGE.into(),
+        "c" => tree_sitter_c::LANGUAGE.into(),
+        "cpp" => tree_sitter_cpp::LANGUAGE.into(),
+        _ => return None,
+    })
+}
+
+/// The tags query (definitions) of a language we parse. TypeScript's query only adds to
+/// JavaScript's, as the grammar does.
+pub fn tags_query(language: &str) -> Option<String> {
+    Some(match language {
+        "rust" => tree_sitter_rust::TAGS_QUERY.to_string(),
+        "python" => tree_sitter_python::TAGS_QUERY.to_string(),
+        "go" => tree_sitter_go::TAGS_QUERY.to_string(),
+        "java" => tree_sitter_java::TAGS_QUERY.to_string(),
+        "typescript" | "tsx" => format!(
+            "{}\n{}",
+            tree_sitter_javascript::TAGS_QUERY,
+            tree_sitter_typescript::TAGS_QUERY
+        ),
+        "javascript" => tree_sitter_javascript::TAGS_QUERY.to_string(),
+        "c" => tree_sitter_c::TAGS_QUERY.to_string(),
+        "cpp" => tree_sitter_cpp::TAGS_QUERY.to_string(),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_by_extension() {
+        assert_eq!(language_of("src/main.rs"), "rust");
+        assert_eq!(language_of("a/b/C.JAVA"), "java");
+        assert_eq!(language_of("x.hpp"), "cpp");
+        assert_eq!(language_of("Makefile"), "make");
+        assert_eq!(language_of("LICENSE"), "text");
+        assert_eq!(splitting("go"), Splitting::Code);
+        assert_eq!(splitting("markdown"), Splitting::Markdown);
+        assert_eq!(splitting("ruby"), Splitting::Text);
+    }
+
+    #[test]
+    fn every_grammar_loads_with_its_tags_query() {
+        for lang in [
+            "rust",
+            "python",
+            "go",
+            "java",
+            "typescript",
+            "tsx",
+            "javascript",
+            "c",
+            "cpp",
+        ] {
+            let g = grammar(lang).unwrap();
+            let q = tags_query(lang).unwrap();
+            tree_sitter_tags::TagsConfiguration::new(g, &q, "")
+                .unwrap_or_else(|e| panic!("{lang}: {e}"));
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The index lock: one index run at a time per index directory. The holder is named by pid
+//! and process start time; an expired lease, or a holder whose process is gone, is taken
+//! over. A second run waits (up to a limit) and then names the holder.
+
+use std::time::{Duration, Instant};
+
+use crate::store::state::{LockAttempt, LockHolder};
+use crate::store::Db;
+
+use super::IndexError;
+
+/// How long a lease lasts without renewal.
+pub const LEASE_SECS: i64 = 300;
+
+/// This process, as a lock holder.
+pub fn me() -> LockHolder {
+    let pid = std::process::id();
+    let now = crate::util::unix_now();
+    LockHolder {
+        pid,
+        pid_start: process_start(pid).unwrap_or_default(),
+        host: hostname(),
+        acquired_at: now,
+        expires_at: now + LEASE_SECS,
+    }
+}
+
+/// What to do when the lock is held.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Contention {
+    /// Wait up to this long, then fail naming the holder.
+    Wait(Duration),
+    /// Ask the holder for another pass and return at once (hooks).
+    Defer,
+}
+
+/// Take the lock. `Ok(None)` means the lock was busy and the holder was asked to rerun.
+pub fn acquire(
+    db: &mut Db,
+    me: &LockHolder,
+    contention: Contention,
+    mut on_wait: impl FnMut(&LockHolder),
+) -> Result<Option<()>, IndexError> {
+    let start = Instant::now();
+    let mut told = false;
+    loop {
+        match db.try_lock(me, is_dead)? {
+            LockAttempt::Acquired => return Ok(Some(())),
+            LockAttempt::Held(holder) => match contention {
+                Contention::Defer => {
+                    db.request_rerun()?;
+                    return Ok(None);
+                }
+                Contention::Wait(limit) => {
+                    if start.elapsed() >= limit {
+                        return Err(IndexError::Locked {
+                            holder,
+                            waited: limit,
+                        });
+                    }
+                    if !told {
+                        on_wait(&holder);
+                        told = true;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            },
+        }
+    }
+}
+
+/// True when the holder's process is known to be gone (same host only).
+pub fn is_dead(holder: &LockHolder) -> bool {
+    if holder.host != hostname() {
+        return false;
+    }
+    if !pid_alive(holder.pid) {
+        return true;
+    }
+    match process_start(holder.pid) {
+        Some(start) => !holder.pid_start.is_empty() && start != holder.pid_start,
+        None => false,
+    }
+}
+
+#[cfg(unix)]
+fn pid_alive(pid: u32) -> bool {
+    // Signal 0 checks existence without sending anything; EPERM still means it exists.
+    let r = unsafe { libc::kill(pid as libc::pid_t, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn pid_alive(_pid: u32) -> bool {
+    true
+}
+
+/// Start time of a process (Linux: field 22 of /proc/PID/stat), to detect pid reuse.
+fn process_start(pid: u32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may contain spaces; fields after it are plain.
+    let after = stat.rsplit_once(')')?.1;
+    after.split_whitespace().nth(19).map(str::to_string)
+}
+
+fn hostname() -> String {
+    #[cfg(unix)]
+    {
+        let mut buf = [0u8; 256];
+        let r = unsafe { libc::gethostname(buf.as_mut_ptr() as *mut libc::c_char, buf.len()) };
+        if r == 0 {
+            let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+            return String::from_utf8_lossy(&buf[..end]).into_owned();
+        }
+    }
+    std::env::var("HOSTNAME").unwrap_or_else(|_| "localhost".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn we_are_alive_and_a_stale_start_time_is_dead() {
+        let mine = me();
+        assert!(!is_dead(&mine));
+        let reused = LockHolder {
+            pid_start: "1".into(),
+            ..mine.clone()
+        };
+        assert!(is_dead(&reused));
+        let other_host = LockHolder {
+            host: "elsewhere".into(),
+            pid_start: "1".into(),
+            ..mine
+        };
+        assert!(!is_dead(&other_host));
+    }
+
+    #[test]
+    fn second_holder_waits_then_names_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = Db::open(&dir.path().join("m.sqlite")).unwrap();
+        let first = me();
+        assert!(
+            acquire(&mut db, &first, Contention::Wait(Duration::ZERO), |_| {})
+                .unwrap()
+                .is_some()
+        );
+        // A different live holder (same pid, so alive, but another start time would be dead):
+        // simulate another host so liveness cannot be decided and the lease must be honoured.
+        let second = LockHolder {
+            host: "elsewhere".into(),
+            pid: first.pid + 1,
+            ..first.clone()
+        };
+        let err = acquire(
+            &mut db,
+            &second,
+            Contention::Wait(Duration::from_millis(200)),
+            |_| {},
+        );
+        assert!(matches!(err, Err(IndexError::Locked { .. })));
+        assert!(acquire(&mut db, &second, Contention::Defer, |_| {})
+            .unwrap()
+            .is_none());
+        assert!(
+            db.unlock(&first).unwrap(),
+            "the deferred request must be reported"
+        );
+    }
+}

@@ -1,0 +1,78 @@
+//! Building and updating the index of the checked-out branch: walk the work tree, hash files
+//! (reusing hashes of unchanged files), plan the delta against the catalog, compute chunks
+//! and symbols for content never seen, and commit the branch's membership atomically.
+
+pub mod chunk;
+pub mod lang;
+pub mod lock;
+pub mod plan;
+pub mod quality;
+pub mod run;
+pub mod scan;
+pub mod symbols;
+pub mod walk;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+pub use run::{run, IndexOptions, IndexReport, ResumeChoice};
+
+use crate::store::state::LockHolder;
+use crate::store::StoreError;
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Mark the current run as interrupted (called from the Ctrl-C handler).
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Whether Ctrl-C was pressed.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Errors while indexing.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// A store operation failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Another process holds the index lock.
+    #[error("another index run holds the lock: pid {} on {} since {} (waited {}s)",
+        holder.pid, holder.host, crate::cli::render::when(holder.acquired_at), waited.as_secs())]
+    Locked {
+        holder: LockHolder,
+        waited: Duration,
+    },
+    /// The user pressed Ctrl-C; progress so far is saved.
+    #[error("interrupted: {done}/{total} files done, progress saved")]
+    Interrupted { done: usize, total: usize },
+    /// The repository has no commits and no files.
+    #[error("nothing to index in {path}: the repository has no commits and no files")]
+    Empty { path: PathBuf },
+    /// The branch changed under us and the work tree could not be read.
+    #[error("cannot resolve the checked-out branch")]
+    Git(#[from] crate::git::GitError),
+}
+
+impl IndexError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            IndexError::Store(e) => e.hint(),
+            IndexError::Locked { .. } => Some(
+                "wait for it to finish; a lock of a process that died is taken over automatically"
+                    .into(),
+            ),
+            IndexError::Interrupted { .. } => {
+                Some("run `git codesearch index` to resume where it stopped".into())
+            }
+            IndexError::Empty { .. } => {
+                Some("add some files (and commit them), then search again".into())
+            }
+            IndexError::Git(e) => e.hint(),
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Symbol extraction with `tree-sitter-tags`: functions, methods, classes, structs,
+//! interfaces/traits, modules, with line range, signature (first line) and doc comment.
+
+use std::collections::HashMap;
+
+use tree_sitter_tags::{TagsConfiguration, TagsContext};
+
+use super::lang;
+use crate::store::catalog::Symbol;
+
+/// Longest signature kept, in characters.
+const MAX_SIGNATURE: usize = 200;
+/// Longest doc comment kept, in characters.
+const MAX_DOC: usize = 1000;
+
+/// Reusable tag extraction state, for one thread.
+pub struct Tagger {
+    ctx: TagsContext,
+    configs: HashMap<&'static str, Option<TagsConfiguration>>,
+}
+
+impl Default for Tagger {
+    fn default() -> Self {
+        Tagger {
+            ctx: TagsContext::new(),
+            configs: HashMap::new(),
+        }
+    }
+}
+
+impl Tagger {
+    /// Definitions in `text` of `language`; empty for languages without a tags query.
+    pub fn symbols(&mut self, language: &'static str, text: &str) -> Vec<Symbol> {
+        let config = self.configs.entry(language).or_insert_with(|| {
+            let grammar = lang::grammar(language)?;
+            let query = lang::tags_query(language)?;
+            TagsConfiguration::new(grammar, &query, "").ok()
+        });
+        let Some(config) = config.as_ref() else {
+            return Vec::new();
+        };
+        let source = text.as_bytes();
+        let Ok((tags, _)) = self.ctx.generate_tags(config, source, None) else {
+            return Vec::new();
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let mut out = Vec::new();
+        for tag in tags.flatten() {
+            if !tag.is_definition {
+                continue;
+            }
+            let Some(name) = text.get(tag.name_range.clone()) else {
+                continue;
+            };
+            let start_line = line_of(source, tag.range.start);
+            let end_line = line_of(source, tag.range.end.saturating_sub(1).max(tag.range.start));
+            let signature = text
+                .get(tag.line_range.clone())
+                .unwrap_or(name)
+                .trim()
+                .chars()
+                .take(MAX_SIGNATURE)
+                .collect();
+            out.push(Symbol {
+                name: name.to_string(),
+                kind: config.syntax_type_name(tag.syntax_type_id).to_string(),
+                start_line,
+                end_line,
+                signature,
+                doc: tag
+                    .docs
+                    .or_else(|| doc_comment(&lines, start_line as usize))
+                    .map(|d| d.chars().take(MAX_DOC).collect()),
+            });
+        }
+        out
+    }
+}
+
+/// The doc comment of a definition starting at 1-based `line`, for grammars whose tags
+/// query does not capture docs: the comment lines right above it (`///`, `//`, `#`,
+/// `/** */`), else a Python-style docstring right below its first line.
+fn doc_comment(lines: &[&str], line: usize) -> Option<String> {
+    let is_comment = |l: &str| {
+        let t = l.trim_start();
+        ["//", "/*", "*", "#"].iter().any(|p| t.starts_with(p))
+            && !t.starts_with("#[")
+            && !t.starts_with("#include")
+    };
+    let mut above = Vec::new();
+    let mut i = line.saturating_sub(1);
+    while i > 0 && i <= lines.len() && is_comment(lines[i - 1]) {
+        above.push(strip_comment(lines[i - 1]));
+        i -= 1;
+    }
+    if !above.is_empty() {
+        above.reverse();
+        return Some(above.join("\n").trim().to_string()).filter(|d| !d.is_empty());
+    }
+    let next = lines.get(line)?.trim_start();
+    let quote = [r#"""""#, "'''"]
+        .into_iter()
+        .find(|q| next.starts_with(q))?;
+    let mut doc = Vec::new();
+    for l in &lines[line..lines.len().min(line + 30)] {
+        let t = l.trim();
+        doc.push(t.trim_matches(|c| c == '"' || c == '\''));
+        if (doc.len() > 1 || t.len() > 3) && t.ends_with(quote) {
+            break;
+        }
+    }
+    Some(doc.join("\n").trim().to_string()).filter(|d| !d.is_empty())
+}
+
+fn strip_comment(l: &str) -> &str {
+    l.trim_start()
+        .trim_start_matches(['/', '*', '#', '!'])
+        .trim_end_matches("*/")
+        .trim()
+}
+
+fn line_of(source: &[u8], byte: usize) -> u32 {
+    let end = byte.min(source.len());
+    1 + source[..end].iter().filter(|&&c| c == b'\n').count() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_definitions_with_docs_and_lines() {
+        let src = "/// Parses the config.\nfn parse_config(path: &str) -> u32 {\n    1\n}\n\nstruct Settings {\n    a: u32,\n}\n\ntrait Loader {}\n";
+        let syms = Tagger::default().symbols("rust", src);
+        let f = syms
+            .iter()
+            .find(|s| s.name == "parse_config")
+            .expect("function");
+        assert_eq!((f.start_line, f.end_line), (2, 4));
+        assert_eq!(f.kind, "function");
+        assert!(f.signature.starts_with("fn parse_config"));
+        assert!(f.doc.as_deref().unwrap_or("").contains("Parses the config"));
+        assert!(syms.iter().any(|s| s.name == "Settings"));
+        assert!(syms.iter().any(|s| s.name == "Loader"));
+    }
+
+    #[test]
+    fn python_and_typescript_classes_and_methods() {
+        let py = "class Uploader:\n    def retry(self):\n        pass\n";
+        let syms = Tagger::default().symbols("python", py);
+        assert!(syms
+            .iter()
+            .any(|s| s.name == "Uploader" && s.kind == "class"));
+        let retry = syms.iter().find(|s| s.name == "retry").expect("method");
+        assert_eq!(retry.start_line, 2);
+        let py = "def f():\n    \"\"\"Retry failed uploads.\"\"\"\n    pass\n";
+        let syms = Tagger::default().symbols("python", py);
+        assert_eq!(syms[0].doc.as_deref(), Some("Retry failed uploads."));
+        let ts = "interface Shape { area(): number }\nclass Circle implements Shape {\n  area() { return 1; }\n}\n";
+        let syms = Tagger::default().symbols("typescript", ts);
+        assert!(syms.iter().any(|s| s.name == "Shape"), "{syms:?}");
+        assert!(syms.iter().any(|s| s.name == "Circle"), "{syms:?}");
+    }
+}

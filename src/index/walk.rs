@@ -1,0 +1,126 @@
+//! Walking the work tree with `ignore`: .gitignore, .ignore, .git/info/exclude and the
+//! global excludes file are honoured; hidden files are walked as git would (git does not
+//! treat dot-files specially). Symlinks, submodules and non-UTF-8 names are reported, not
+//! followed.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use ignore::{WalkBuilder, WalkState};
+
+use super::quality::SkipReason;
+
+/// A regular file found in the work tree.
+#[derive(Debug, Clone)]
+pub struct WalkedFile {
+    /// Path relative to the work tree, `/`-separated.
+    pub rel: String,
+    /// Absolute path.
+    pub abs: PathBuf,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time (ns).
+    pub mtime_ns: i64,
+}
+
+/// What the walk found: files to consider, and entries skipped at once with a reason.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// Regular files, sorted by path.
+    pub files: Vec<WalkedFile>,
+    /// Entries not indexed, sorted by path.
+    pub skipped: Vec<(String, SkipReason)>,
+}
+
+/// Walk the work tree at `root`.
+pub fn walk(root: &Path) -> Walk {
+    let found = Mutex::new(Walk::default());
+    let root_buf = root.to_path_buf();
+    WalkBuilder::new(root)
+        .hidden(false)
+        .parents(false)
+        .ignore(true)
+        .git_ignore(true)
+        .git_global(true)
+        .git_exclude(true)
+        .require_git(false)
+        .follow_links(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build_parallel()
+        .run(|| {
+            let found = &found;
+            let root = &root_buf;
+            Box::new(move |entry| {
+                let Ok(entry) = entry else {
+                    return WalkState::Continue;
+                };
+                match visit(root, &entry) {
+                    Visit::File(f) => lock(found).files.push(f),
+                    Visit::Skip(rel, reason) => lock(found).skipped.push((rel, reason)),
+                    Visit::SkipDir(rel, reason) => {
+                        lock(found).skipped.push((rel, reason));
+                        return WalkState::Skip;
+                    }
+                    Visit::Nothing => {}
+                }
+                WalkState::Continue
+            })
+        });
+    let mut walk = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    walk.files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    walk.skipped.sort_by(|a, b| a.0.cmp(&b.0));
+    walk
+}
+
+fn lock(m: &Mutex<Walk>) -> std::sync::MutexGuard<'_, Walk> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+enum Visit {
+    File(WalkedFile),
+    Skip(String, SkipReason),
+    SkipDir(String, SkipReason),
+    Nothing,
+}
+
+fn visit(root: &Path, entry: &ignore::DirEntry) -> Visit {
+    let Some(ft) = entry.file_type() else {
+        return Visit::Nothing;
+    };
+    let path = entry.path();
+    let Ok(rel_path) = path.strip_prefix(root) else {
+        return Visit::Nothing;
+    };
+    if rel_path.as_os_str().is_empty() {
+        return Visit::Nothing;
+    }
+    let rel = match rel_path.to_str() {
+        Some(s) => s.replace('\\', "/"),
+        None => {
+            let lossy = rel_path.to_string_lossy().replace('\\', "/");
+            return Visit::Skip(lossy, SkipReason::NonUtf8Name);
+        }
+    };
+    if ft.is_symlink() {
+        return Visit::Skip(rel, SkipReason::Symlink);
+    }
+    if ft.is_dir() {
+        // A nested `.git` (file or directory) marks a submodule or nested repository.
+        if path.join(".git").exists() {
+            return Visit::SkipDir(rel, SkipReason::Submodule);
+        }
+        return Visit::Nothing;
+    }
+    if !ft.is_file() {
+        return Visit::Nothing;
+    }
+    match entry.metadata() {
+        Ok(meta) => Visit::File(WalkedFile {
+            rel,
+            abs: path.to_path_buf(),
+            size: meta.len(),
+            mtime_ns: crate::util::mtime_ns(&meta),
+        }),
+        Err(e) => Visit::Skip(rel, SkipReason::Unreadable(e.to_string())),
+    }
+}

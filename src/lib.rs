@@ -1,0 +1,16 @@
+//! git-codesearch: a branch-aware, offline code search index for git repositories.
+//!
+//! Layers depend downward only: `cli` -> `search` / `index` -> `store` / `git`.
+//! The library sees typed options ([`config::Config`]), never clap types.
+
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod git;
+pub mod index;
+pub mod search;
+pub mod store;
+pub mod util;
+pub mod workspace;
+
+pub use error::Error;

@@ -1,0 +1,297 @@
+//! Searching the index of a branch: preprocess the query, run BM25 and symbol retrieval,
+//! fuse them by weighted reciprocal rank, map chunks to the branch's paths (so renamed or
+//! copied files are reported where they are on this branch), filter, favour recently edited
+//! files, merge overlapping chunks and cut to the limit.
+
+pub mod fusion;
+pub mod query;
+pub mod retrieve;
+
+use std::collections::HashMap;
+
+use globset::{Glob, GlobMatcher};
+
+use crate::config::Config;
+use crate::store::{ChunkRow, ChunkStore, Db, StoreError};
+use fusion::{Source, Span};
+use query::{Query, QueryProblem};
+
+/// Touching chunks of one file are merged into one hit up to this many lines.
+const MERGE_MAX_LINES: u32 = 60;
+
+/// Errors of a search.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The query is empty.
+    #[error("the query is empty")]
+    EmptyQuery,
+    /// The query has only stop words.
+    #[error("the query \"{query}\" has only stop words (like \"the\", \"where\", \"的\")")]
+    OnlyStopWords { query: String },
+    /// The branch asked for has no index.
+    #[error("branch {branch} is not indexed")]
+    BranchNotIndexed { branch: String },
+    /// A `--path` glob does not parse.
+    #[error("invalid --path glob {glob:?}")]
+    BadGlob {
+        glob: String,
+        #[source]
+        source: globset::Error,
+    },
+    /// A `--lang` name is unknown.
+    #[error("unknown language {lang:?} (known: {known})")]
+    UnknownLanguage { lang: String, known: String },
+    /// The requested mode cannot run.
+    #[error("{mode} search is not available: {reason}")]
+    ModeUnavailable { mode: &'static str, reason: String },
+    /// The index could not be read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl SearchError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            SearchError::EmptyQuery | SearchError::OnlyStopWords { .. } => Some(
+                "name what the code does or an identifier, e.g. git codesearch \"parse config file\"".into(),
+            ),
+            SearchError::BranchNotIndexed { branch } => Some(format!(
+                "check out {branch} and run `git codesearch index` there (or install the hooks: `git codesearch hooks install`)"
+            )),
+            SearchError::BadGlob { .. } => Some("use a glob such as 'src/**/*.rs'".into()),
+            SearchError::UnknownLanguage { .. } => None,
+            SearchError::ModeUnavailable { .. } => Some("use --mode hybrid, bm25 or symbol".into()),
+            SearchError::Store(e) => e.hint(),
+        }
+    }
+}
+
+/// Which retrievers to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// BM25 + vector + symbols (vector when available).
+    #[default]
+    Hybrid,
+    /// BM25 full text only.
+    Bm25,
+    /// Vector only.
+    Vector,
+    /// Symbol names only.
+    Symbol,
+}
+
+/// Options of one search.
+#[derive(Debug, Clone, Default)]
+pub struct SearchOptions {
+    /// Results wanted (default: config's n_final).
+    pub limit: Option<usize>,
+    /// Keep only paths matching this glob.
+    pub path_glob: Option<String>,
+    /// Keep only this language.
+    pub lang: Option<String>,
+    /// Retrievers.
+    pub mode: Mode,
+}
+
+/// One result: a line range of a file on the branch.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    /// Path relative to the work tree.
+    pub path: String,
+    /// First line (1-based).
+    pub start_line: u32,
+    /// Last line (inclusive).
+    pub end_line: u32,
+    /// Fused score (higher is better).
+    pub score: f64,
+    /// Retrievers that found it.
+    pub sources: Vec<Source>,
+    /// Language name.
+    pub language: String,
+    /// The lines of the hit, numbered.
+    pub lines: Vec<(u32, String)>,
+}
+
+/// Everything a search returns.
+#[derive(Debug)]
+pub struct SearchResult {
+    /// Ranked hits.
+    pub hits: Vec<Hit>,
+    /// The preprocessed query.
+    pub query: Query,
+    /// Why a retriever was left out, if one was.
+    pub degraded: Option<String>,
+}
+
+/// Validate and preprocess a query string.
+pub fn prepare(raw: &str) -> Result<Query, SearchError> {
+    query::parse(raw).map_err(|p| match p {
+        QueryProblem::Empty => SearchError::EmptyQuery,
+        QueryProblem::OnlyStopWords => SearchError::OnlyStopWords {
+            query: raw.trim().to_string(),
+        },
+    })
+}
+
+/// Search `branch` (a catalog key) for `q`.
+pub fn search(
+    db: &Db,
+    chunks: &ChunkStore,
+    config: &Config,
+    branch: &str,
+    q: Query,
+    opts: &SearchOptions,
+) -> Result<SearchResult, SearchError> {
+    let glob = compile_glob(opts.path_glob.as_deref())?;
+    let lang = check_lang(opts.lang.as_deref())?;
+    let s = &config.search;
+    let limit = opts.limit.unwrap_or(s.n_final).max(1);
+    // Filters drop candidates after retrieval: fetch more when they are on.
+    let n = if glob.is_some() {
+        s.n_retrieve.max(limit) * 4
+    } else {
+        s.n_retrieve.max(limit)
+    };
+    let mut degraded = None;
+    let mut lists: Vec<(Source, f64, Vec<ChunkRow>)> = Vec::new();
+    match opts.mode {
+        Mode::Vector => {
+            return Err(SearchError::ModeUnavailable {
+                mode: "vector",
+                reason: "no embedding model is configured".into(),
+            })
+        }
+        Mode::Hybrid => {
+            degraded = Some(
+                "vector search off: no embedding model is configured; using BM25 + symbols".into(),
+            );
+        }
+        _ => {}
+    }
+    if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
+        let (found, _) = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
+        lists.push((Source::Bm25, s.weights.bm25, found));
+    }
+    if matches!(opts.mode, Mode::Hybrid | Mode::Symbol) {
+        let found = retrieve::symbols(db, chunks, branch, &q, n, lang)?;
+        let weight = if opts.mode == Mode::Symbol {
+            1.0
+        } else {
+            s.weights.snippet
+        };
+        lists.push((Source::Symbol, weight, found));
+    }
+    let hits = rank(db, branch, config, &lists, glob.as_ref(), limit)?;
+    Ok(SearchResult {
+        hits,
+        query: q,
+        degraded,
+    })
+}
+
+fn compile_glob(glob: Option<&str>) -> Result<Option<GlobMatcher>, SearchError> {
+    glob.map(|g| {
+        Glob::new(g)
+            .map(|g| g.compile_matcher())
+            .map_err(|e| SearchError::BadGlob {
+                glob: g.to_string(),
+                source: e,
+            })
+    })
+    .transpose()
+}
+
+fn check_lang(lang: Option<&str>) -> Result<Option<&str>, SearchError> {
+    let Some(l) = lang else { return Ok(None) };
+    let known = crate::index::lang::known_languages();
+    if known.contains(&l) {
+        Ok(Some(l))
+    } else {
+        Err(SearchError::UnknownLanguage {
+            lang: l.to_string(),
+            known: known.join(", "),
+        })
+    }
+}
+
+/// Fuse, map to paths, filter, boost, merge and cut.
+fn rank(
+    db: &Db,
+    branch: &str,
+    config: &Config,
+    lists: &[(Source, f64, Vec<ChunkRow>)],
+    glob: Option<&GlobMatcher>,
+    limit: usize,
+) -> Result<Vec<Hit>, SearchError> {
+    let mut chunk_by_id: HashMap<&str, &ChunkRow> = HashMap::new();
+    let keyed: Vec<(Source, f64, Vec<String>)> = lists
+        .iter()
+        .map(|(src, w, rows)| {
+            for r in rows {
+                chunk_by_id.insert(&r.id, r);
+            }
+            (*src, *w, rows.iter().map(|r| r.id.clone()).collect())
+        })
+        .collect();
+    let fused = fusion::rrf(&keyed, config.search.rrf_k);
+    let mut hashes: Vec<String> = chunk_by_id
+        .values()
+        .map(|c| c.content_hash.clone())
+        .collect();
+    hashes.sort();
+    hashes.dedup();
+    let members = retrieve::membership(db, branch, &hashes)?;
+    let now_ns = crate::util::unix_now() as i128 * 1_000_000_000;
+    let mut spans = Vec::new();
+    let mut chunk_of_span: Vec<&ChunkRow> = Vec::new();
+    for (id, f) in &fused {
+        let chunk = chunk_by_id[id.as_str()];
+        for (path, mtime) in members.get(&chunk.content_hash).into_iter().flatten() {
+            if glob.is_some_and(|g| !g.is_match(path)) {
+                continue;
+            }
+            let age_days = ((now_ns - *mtime as i128).max(0) / 86_400_000_000_000) as f64;
+            let recency = config.search.recency_boost * (-age_days / 14.0).exp();
+            spans.push(Span {
+                path: path.clone(),
+                start: chunk.start_line,
+                end: chunk.end_line,
+                score: f.score * (1.0 + recency),
+                sources: f.sources.clone(),
+                members: vec![chunk_of_span.len()],
+            });
+            chunk_of_span.push(chunk);
+        }
+    }
+    let merged = fusion::merge_spans(spans, 1, MERGE_MAX_LINES);
+    Ok(merged
+        .into_iter()
+        .take(limit)
+        .map(|s| {
+            let parts: Vec<&ChunkRow> = s.members.iter().map(|&i| chunk_of_span[i]).collect();
+            Hit {
+                language: parts[0].language.clone(),
+                lines: numbered_lines(&parts),
+                path: s.path,
+                start_line: s.start,
+                end_line: s.end,
+                score: s.score,
+                sources: s.sources,
+            }
+        })
+        .collect())
+}
+
+/// The numbered lines of the merged chunks, in order, each line once.
+fn numbered_lines(parts: &[&ChunkRow]) -> Vec<(u32, String)> {
+    let mut by_line: std::collections::BTreeMap<u32, String> = std::collections::BTreeMap::new();
+    for c in parts {
+        for (i, line) in c.content.lines().enumerate() {
+            by_line
+                .entry(c.start_line + i as u32)
+                .or_insert_with(|| line.to_string());
+        }
+    }
+    by_line.into_iter().collect()
+}

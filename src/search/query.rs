@@ -1,0 +1,289 @@
+//! Query preprocessing: normalise white space, tokenise, split identifiers (camelCase,
+//! snake_case, paths) while keeping the whole identifier, and drop English and Chinese stop
+//! words. The result feeds BM25 (as text the index's own analyzer re-tokenises), symbol
+//! search (as lower-case terms) and snippet highlighting.
+
+use std::collections::HashSet;
+
+/// A preprocessed query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    /// The query as typed.
+    pub raw: String,
+    /// Kept tokens as typed (identifiers whole), for the full-text engine.
+    pub tokens: Vec<String>,
+    /// Lower-case search terms: whole identifiers and their parts, no stop words.
+    pub terms: Vec<String>,
+    /// Lower-case whole identifiers that look like code (camelCase, snake_case, dotted).
+    pub identifiers: Vec<String>,
+}
+
+impl Query {
+    /// The text given to the BM25 engine.
+    pub fn fts_text(&self) -> String {
+        self.tokens.join(" ")
+    }
+}
+
+/// Why a query cannot be run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QueryProblem {
+    /// Nothing but white space.
+    Empty,
+    /// Every word is a stop word.
+    OnlyStopWords,
+}
+
+const ENGLISH_STOP: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "am", "an", "and", "any", "are", "as", "at",
+    "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can",
+    "could", "did", "do", "does", "doing", "done", "down", "during", "each", "few", "for", "from",
+    "further", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how",
+    "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "might", "more", "most",
+    "must", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other",
+    "our", "ours", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than",
+    "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those",
+    "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when",
+    "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your",
+    "yours", "let", "lets", "us", "get", "got", "please", "find", "show", "also",
+];
+
+/// Common Chinese function words and question words.
+const CHINESE_STOP: &[&str] = &[
+    "的",
+    "了",
+    "在",
+    "是",
+    "我",
+    "我们",
+    "有",
+    "和",
+    "就",
+    "不",
+    "都",
+    "一",
+    "一个",
+    "上",
+    "也",
+    "很",
+    "到",
+    "说",
+    "要",
+    "去",
+    "你",
+    "会",
+    "着",
+    "没有",
+    "看",
+    "这",
+    "那",
+    "这个",
+    "那个",
+    "哪里",
+    "哪儿",
+    "在哪",
+    "什么",
+    "怎么",
+    "怎样",
+    "如何",
+    "为什么",
+    "吗",
+    "呢",
+    "吧",
+    "把",
+    "被",
+    "与",
+    "及",
+    "或",
+    "从",
+    "对",
+    "以",
+    "其",
+    "中",
+    "代码",
+    "找",
+    "请",
+    "哪",
+];
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
+}
+
+/// Split an identifier into lower-case words: `parseHTTPRequest` -> parse, http, request;
+/// `max_line_len` -> max, line, len; `a.b/c` -> a, b, c.
+pub fn split_identifier(ident: &str) -> Vec<String> {
+    let chars: Vec<char> = ident.chars().collect();
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        let boundary = match prev {
+            Some(p) if p.is_alphanumeric() => {
+                ((p.is_lowercase() || p.is_ascii_digit()) && c.is_uppercase())
+                    || (p.is_uppercase()
+                        && c.is_uppercase()
+                        && next.is_some_and(|n| n.is_lowercase()))
+            }
+            _ => false,
+        };
+        if boundary && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// Whether a token looks like code rather than a plain word.
+fn looks_like_identifier(tok: &str) -> bool {
+    let has_lower = tok.chars().any(|c| c.is_lowercase());
+    let inner_upper = tok.chars().skip(1).any(|c| c.is_uppercase());
+    tok.contains('_') || tok.contains('.') || tok.contains("::") || (has_lower && inner_upper)
+}
+
+/// Preprocess a query.
+pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
+    let normalized: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    if normalized.is_empty() {
+        return Err(QueryProblem::Empty);
+    }
+    let english: HashSet<&str> = ENGLISH_STOP.iter().copied().collect();
+    let mut q = Query {
+        raw: normalized.clone(),
+        tokens: Vec::new(),
+        terms: Vec::new(),
+        identifiers: Vec::new(),
+    };
+    let mut seen_terms = HashSet::new();
+    for tok in raw_tokens(&normalized) {
+        if tok.chars().any(is_cjk) {
+            for word in chinese_words(&tok) {
+                if seen_terms.insert(word.clone()) {
+                    q.tokens.push(word.clone());
+                    q.terms.push(word);
+                }
+            }
+            continue;
+        }
+        let lower = tok.to_lowercase();
+        let ident = looks_like_identifier(&tok);
+        if !ident && english.contains(lower.as_str()) {
+            continue;
+        }
+        q.tokens.push(tok.clone());
+        if ident {
+            q.identifiers.push(lower.clone());
+            if seen_terms.insert(lower.clone()) {
+                q.terms.push(lower.clone());
+            }
+        }
+        for part in split_identifier(&tok) {
+            if part.len() > 1 && !english.contains(part.as_str()) && seen_terms.insert(part.clone())
+            {
+                q.terms.push(part);
+            }
+        }
+    }
+    if q.tokens.is_empty() || q.terms.is_empty() {
+        return Err(QueryProblem::OnlyStopWords);
+    }
+    Ok(q)
+}
+
+/// Tokens: runs of letters, digits, `_`, and `.`/`::` joining identifier parts.
+fn raw_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let joins = (c == '.' || c == ':')
+            && !cur.is_empty()
+            && chars
+                .get(i + 1)
+                .is_some_and(|n| n.is_alphanumeric() || *n == ':' || *n == '_');
+        if c.is_alphanumeric() || c == '_' || joins {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out.into_iter()
+        .map(|t| t.trim_matches(|c| c == '.' || c == ':').to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// Chinese has no spaces: drop stop words (longest first) and keep the remaining runs.
+fn chinese_words(tok: &str) -> Vec<String> {
+    let mut stops: Vec<&str> = CHINESE_STOP.to_vec();
+    stops.sort_by_key(|s| std::cmp::Reverse(s.chars().count()));
+    let mut text = tok.to_string();
+    for s in stops {
+        text = text.replace(s, " ");
+    }
+    text.split_whitespace()
+        .map(str::to_lowercase)
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_identifiers() {
+        assert_eq!(
+            split_identifier("parseHTTPRequest"),
+            ["parse", "http", "request"]
+        );
+        assert_eq!(split_identifier("max_line_len"), ["max", "line", "len"]);
+        assert_eq!(split_identifier("utf8Decode"), ["utf8", "decode"]);
+        assert_eq!(split_identifier("config.rs"), ["config", "rs"]);
+    }
+
+    #[test]
+    fn natural_language_drops_stop_words() {
+        let q = parse("  where do we   parse the config file ").unwrap();
+        assert_eq!(q.raw, "where do we parse the config file");
+        assert_eq!(q.terms, ["parse", "config", "file"]);
+        assert_eq!(q.fts_text(), "parse config file");
+    }
+
+    #[test]
+    fn identifiers_are_kept_whole_and_split() {
+        let q = parse("why does parseConfigFile fail in std::fs").unwrap();
+        assert!(q.identifiers.contains(&"parseconfigfile".to_string()));
+        assert!(q.terms.contains(&"parseconfigfile".to_string()));
+        assert!(q.terms.contains(&"parse".to_string()));
+        assert!(q.identifiers.contains(&"std::fs".to_string()));
+        assert!(q.tokens.contains(&"parseConfigFile".to_string()));
+    }
+
+    #[test]
+    fn stop_words_only_and_empty_are_rejected() {
+        assert_eq!(parse("   "), Err(QueryProblem::Empty));
+        assert_eq!(parse("where is the"), Err(QueryProblem::OnlyStopWords));
+        assert_eq!(parse("的 在 是"), Err(QueryProblem::OnlyStopWords));
+    }
+
+    #[test]
+    fn chinese_stop_words_are_removed() {
+        let q = parse("在哪里解析配置文件").unwrap();
+        assert_eq!(q.terms, ["解析配置文件"]);
+    }
+}

@@ -1,0 +1,146 @@
+//! The retrievers: BM25 over chunk text (LanceDB full-text index) and symbol search over
+//! definitions (SQLite), each restricted to content that is on the searched branch.
+
+use std::collections::{HashMap, HashSet};
+
+use super::query::Query;
+use super::SearchError;
+use crate::store::catalog::SymbolHit;
+use crate::store::{ChunkRow, ChunkStore, Db};
+
+/// Paths of the branch for each content hash: (path, mtime_ns).
+pub type Membership = HashMap<String, Vec<(String, i64)>>;
+
+/// Look up which of `hashes` are on `branch`, and under which paths.
+pub fn membership(db: &Db, branch: &str, hashes: &[String]) -> Result<Membership, SearchError> {
+    let mut m: Membership = HashMap::new();
+    for (h, path, mtime) in db.paths_for(branch, hashes)? {
+        m.entry(h).or_default().push((path, mtime));
+    }
+    Ok(m)
+}
+
+/// BM25 candidates on the branch, best first. Over-fetches and filters by membership; if
+/// the filter leaves too few while more may exist, asks again with a prefilter.
+pub fn bm25(
+    db: &Db,
+    chunks: &ChunkStore,
+    branch: &str,
+    q: &Query,
+    n: usize,
+    lang: Option<&str>,
+) -> Result<(Vec<ChunkRow>, Membership), SearchError> {
+    let text = q.fts_text();
+    let lang_filter = lang.map(|l| format!("language = '{}'", l.replace('\'', "''")));
+    let fetch = n * 3;
+    let found = chunks.search_fts(&text, fetch, lang_filter.as_deref())?;
+    let full = found.len() == fetch;
+    let (mut kept, mut members) = keep_on_branch(db, branch, found.into_iter().map(|s| s.chunk))?;
+    if kept.len() < n && full {
+        let hashes: Vec<String> = db.branch_hashes(branch)?.into_iter().collect();
+        let mut filter = format!(
+            "content_hash IN ({})",
+            hashes
+                .iter()
+                .map(|h| format!("'{h}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if let Some(l) = &lang_filter {
+            filter = format!("({filter}) AND {l}");
+        }
+        let found = chunks.search_fts(&text, n, Some(&filter))?;
+        (kept, members) = keep_on_branch(db, branch, found.into_iter().map(|s| s.chunk))?;
+    }
+    kept.truncate(n);
+    Ok((kept, members))
+}
+
+fn keep_on_branch(
+    db: &Db,
+    branch: &str,
+    found: impl Iterator<Item = ChunkRow>,
+) -> Result<(Vec<ChunkRow>, Membership), SearchError> {
+    let found: Vec<ChunkRow> = found.collect();
+    let mut hashes: Vec<String> = found.iter().map(|c| c.content_hash.clone()).collect();
+    hashes.sort();
+    hashes.dedup();
+    let members = membership(db, branch, &hashes)?;
+    let kept = found
+        .into_iter()
+        .filter(|c| members.contains_key(&c.content_hash))
+        .collect();
+    Ok((kept, members))
+}
+
+/// Symbol candidates on the branch, mapped to the chunk that holds each definition, best
+/// first: whole-identifier matches, then exact word matches, then prefix matches.
+pub fn symbols(
+    db: &Db,
+    chunks: &ChunkStore,
+    branch: &str,
+    q: &Query,
+    n: usize,
+    lang: Option<&str>,
+) -> Result<Vec<ChunkRow>, SearchError> {
+    let terms: Vec<String> = q
+        .terms
+        .iter()
+        .filter(|t| t.chars().count() >= 3)
+        .cloned()
+        .collect();
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let hits = db.find_symbols(branch, &terms, n * 4)?;
+    let mut ranked: Vec<(u8, usize, SymbolHit)> = hits
+        .into_iter()
+        .map(|h| {
+            let lower = h.name.to_lowercase();
+            let class = if q.identifiers.contains(&lower) {
+                0
+            } else if terms.contains(&lower) {
+                1
+            } else {
+                2
+            };
+            (class, lower.len(), h)
+        })
+        .collect();
+    ranked.sort_by_key(|r| (r.0, r.1));
+    let mut seen = HashSet::new();
+    ranked.retain(|(_, _, h)| seen.insert((h.content_hash.clone(), h.start_line)));
+    ranked.truncate(n);
+    let mut hashes: Vec<String> = ranked
+        .iter()
+        .map(|(_, _, h)| h.content_hash.clone())
+        .collect();
+    hashes.sort();
+    hashes.dedup();
+    let mut by_hash: HashMap<String, Vec<ChunkRow>> = HashMap::new();
+    for c in chunks.chunks_of(&hashes)? {
+        if lang.is_none_or(|l| c.language == l) {
+            by_hash.entry(c.content_hash.clone()).or_default().push(c);
+        }
+    }
+    let mut out = Vec::new();
+    for (_, _, h) in ranked {
+        let Some(cs) = by_hash.get(&h.content_hash) else {
+            continue;
+        };
+        // The chunk holding the definition's first line, else the nearest one after it.
+        let best = cs
+            .iter()
+            .filter(|c| c.end_line >= h.start_line)
+            .min_by_key(|c| {
+                (
+                    c.start_line > h.start_line,
+                    c.start_line.abs_diff(h.start_line),
+                )
+            });
+        if let Some(c) = best {
+            out.push(c.clone());
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,512 @@
+//! Catalog, content and symbol queries on the SQLite database: which branch has which path
+//! at which content, which content is computed, and the transactions that change them.
+
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::{params, OptionalExtension};
+
+use super::{Db, StoreError};
+
+/// One file of one branch, as recorded in the catalog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogRow {
+    /// Path relative to the work tree, `/`-separated.
+    pub path: String,
+    /// SHA-256 of the file's bytes, hex.
+    pub content_hash: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time in nanoseconds since the epoch (stat cache).
+    pub mtime_ns: i64,
+    /// Why the file is not indexed, if it is not.
+    pub skip_reason: Option<String>,
+    /// When the row was written (unix seconds).
+    pub indexed_at: i64,
+}
+
+/// A definition found in some content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Symbol {
+    /// Identifier as written.
+    pub name: String,
+    /// function, method, class, interface, module, …
+    pub kind: String,
+    /// First line of the definition (1-based).
+    pub start_line: u32,
+    /// Last line of the definition (1-based, inclusive).
+    pub end_line: u32,
+    /// The definition's first line, trimmed.
+    pub signature: String,
+    /// Doc comment, if any.
+    pub doc: Option<String>,
+}
+
+/// The metadata of one computed content hash, written once its chunks are stored.
+#[derive(Debug, Clone)]
+pub struct ComputedContent {
+    /// SHA-256 of the bytes.
+    pub content_hash: String,
+    /// Detected language name.
+    pub language: String,
+    /// Number of chunks written to the chunk store.
+    pub n_chunks: usize,
+    /// Size in bytes.
+    pub size: u64,
+    /// Definitions found.
+    pub symbols: Vec<Symbol>,
+}
+
+/// The counts of one finished run.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct RunStats {
+    /// Run identifier.
+    pub run_id: String,
+    /// Branch key.
+    pub branch: String,
+    /// HEAD commit at the time.
+    pub head_commit: Option<String>,
+    /// Unix seconds.
+    pub started_at: i64,
+    /// Wall time.
+    pub seconds: f64,
+    /// Files seen in the work tree.
+    pub files: usize,
+    /// Content hashes computed (chunked, tagged with symbols).
+    pub compute: usize,
+    /// Paths that joined this branch with already-indexed content.
+    pub add_tag: usize,
+    /// Paths this branch dropped whose content is still used elsewhere.
+    pub remove_tag: usize,
+    /// Content hashes deleted because nothing uses them any more.
+    pub deleted: usize,
+    /// Paths unchanged since the last run.
+    pub unchanged: usize,
+    /// Files skipped (binary, junk, too large, unreadable).
+    pub skipped: usize,
+    /// Chunks written.
+    pub chunks_added: usize,
+}
+
+/// A symbol that matched a search term, on a given path of the branch.
+#[derive(Debug, Clone)]
+pub struct SymbolHit {
+    /// Content of the file that defines it.
+    pub content_hash: String,
+    /// Identifier.
+    pub name: String,
+    /// Kind of definition.
+    pub kind: String,
+    /// Definition lines.
+    pub start_line: u32,
+    /// Definition lines (inclusive).
+    pub end_line: u32,
+}
+
+/// The changes to a branch's catalog that a run commits.
+#[derive(Debug, Default)]
+pub struct BranchUpdate {
+    /// Rows to insert or replace.
+    pub upsert: Vec<CatalogRow>,
+    /// Paths that left the branch.
+    pub remove_paths: Vec<String>,
+    /// Content hashes no branch uses any more.
+    pub delete_hashes: Vec<String>,
+}
+
+fn row_to_catalog(r: &rusqlite::Row<'_>) -> rusqlite::Result<CatalogRow> {
+    Ok(CatalogRow {
+        path: r.get(0)?,
+        content_hash: r.get(1)?,
+        size: r.get::<_, i64>(2)? as u64,
+        mtime_ns: r.get(3)?,
+        skip_reason: r.get(4)?,
+        indexed_at: r.get(5)?,
+    })
+}
+
+const CATALOG_COLS: &str = "path, content_hash, size, mtime_ns, skip_reason, indexed_at";
+
+impl Db {
+    /// All rows of a branch, by path.
+    pub fn branch_catalog(&self, branch: &str) -> Result<Vec<CatalogRow>, StoreError> {
+        let sql = format!("SELECT {CATALOG_COLS} FROM catalog WHERE branch = ?1 ORDER BY path");
+        let mut stmt = self
+            .conn
+            .prepare_cached(&sql)
+            .map_err(|e| self.err("read catalog", e))?;
+        let rows = stmt
+            .query_map([branch], row_to_catalog)
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.err("read catalog", e))?;
+        Ok(rows)
+    }
+
+    /// Every catalog row of every branch, grouped by path: the stat cache. A file whose size
+    /// and mtime match a row of any branch has that row's content (checkouts rewrite the
+    /// files they change, so unchanged files keep their mtime).
+    pub fn stat_cache(&self) -> Result<HashMap<String, Vec<CatalogRow>>, StoreError> {
+        let sql = format!("SELECT {CATALOG_COLS} FROM catalog");
+        let mut stmt = self
+            .conn
+            .prepare(&sql)
+            .map_err(|e| self.err("read catalog", e))?;
+        let mut map: HashMap<String, Vec<CatalogRow>> = HashMap::new();
+        let rows = stmt
+            .query_map([], row_to_catalog)
+            .map_err(|e| self.err("read catalog", e))?;
+        for row in rows {
+            let row = row.map_err(|e| self.err("read catalog", e))?;
+            map.entry(row.path.clone()).or_default().push(row);
+        }
+        Ok(map)
+    }
+
+    /// Content hashes whose chunks and symbols are stored.
+    pub fn computed_hashes(&self) -> Result<HashSet<String>, StoreError> {
+        self.string_set("SELECT content_hash FROM content", [])
+    }
+
+    /// Content hashes used by branches other than `branch`.
+    pub fn hashes_used_outside(&self, branch: &str) -> Result<HashSet<String>, StoreError> {
+        self.string_set(
+            "SELECT DISTINCT content_hash FROM catalog WHERE branch != ?1 AND skip_reason IS NULL",
+            [branch],
+        )
+    }
+
+    /// Content hashes indexed on `branch`.
+    pub fn branch_hashes(&self, branch: &str) -> Result<HashSet<String>, StoreError> {
+        self.string_set(
+            "SELECT DISTINCT content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL",
+            [branch],
+        )
+    }
+
+    /// Branch keys present in the catalog.
+    pub fn branches(&self) -> Result<Vec<String>, StoreError> {
+        let mut v: Vec<String> = self
+            .string_set("SELECT DISTINCT branch FROM catalog", [])?
+            .into_iter()
+            .collect();
+        v.sort();
+        Ok(v)
+    }
+
+    fn string_set<P: rusqlite::Params>(
+        &self,
+        sql: &str,
+        params: P,
+    ) -> Result<HashSet<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(sql)
+            .map_err(|e| self.err("query", e))?;
+        let set = stmt
+            .query_map(params, |r| r.get::<_, String>(0))
+            .and_then(|rows| rows.collect::<Result<HashSet<_>, _>>())
+            .map_err(|e| self.err("query", e))?;
+        Ok(set)
+    }
+
+    /// Record computed content (and its symbols) in one transaction. Called after its chunks
+    /// are in the chunk store; until a catalog row references it, it is invisible.
+    pub fn store_computed(
+        &self,
+        run_id: &str,
+        items: &[ComputedContent],
+    ) -> Result<(), StoreError> {
+        let now = crate::util::unix_now();
+        let tx = self.write_tx("begin")?;
+        {
+            let mut content = tx
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO content
+                     (content_hash, language, n_chunks, n_symbols, size, run_id, indexed_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )
+                .map_err(|e| self.err("store content", e))?;
+            let mut clear = tx
+                .prepare_cached("DELETE FROM snippets WHERE content_hash = ?1")
+                .map_err(|e| self.err("store symbols", e))?;
+            let mut sym = tx
+                .prepare_cached(
+                    "INSERT INTO snippets
+                     (content_hash, name, name_lower, kind, start_line, end_line, signature, doc)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                )
+                .map_err(|e| self.err("store symbols", e))?;
+            for item in items {
+                let h = &item.content_hash;
+                content
+                    .execute(params![
+                        h,
+                        item.language,
+                        item.n_chunks as i64,
+                        item.symbols.len() as i64,
+                        item.size as i64,
+                        run_id,
+                        now
+                    ])
+                    .map_err(|e| self.err("store content", e))?;
+                clear
+                    .execute([h])
+                    .map_err(|e| self.err("store symbols", e))?;
+                for s in &item.symbols {
+                    sym.execute(params![
+                        h,
+                        s.name,
+                        s.name.to_lowercase(),
+                        s.kind,
+                        s.start_line,
+                        s.end_line,
+                        s.signature,
+                        s.doc
+                    ])
+                    .map_err(|e| self.err("store symbols", e))?;
+                }
+            }
+        }
+        tx.commit().map_err(|e| self.err("commit content", e))
+    }
+
+    /// Apply a run's changes to a branch, delete unused content, record the run's statistics
+    /// and clear the checkpoint: all in one transaction, so a search sees the old branch or
+    /// the new one, never a mix.
+    pub fn commit_branch(
+        &self,
+        workspace: &str,
+        update: &BranchUpdate,
+        stats: &RunStats,
+    ) -> Result<(), StoreError> {
+        let branch = &stats.branch;
+        let tx = self.write_tx("begin")?;
+        {
+            let mut upsert = tx
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO catalog (workspace, branch, path, content_hash, size,
+                     mtime_ns, skip_reason, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                )
+                .map_err(|e| self.err("update catalog", e))?;
+            for r in &update.upsert {
+                upsert
+                    .execute(params![
+                        workspace,
+                        branch,
+                        r.path,
+                        r.content_hash,
+                        r.size as i64,
+                        r.mtime_ns,
+                        r.skip_reason,
+                        r.indexed_at
+                    ])
+                    .map_err(|e| self.err("update catalog", e))?;
+            }
+            let mut remove = tx
+                .prepare_cached("DELETE FROM catalog WHERE branch = ?1 AND path = ?2")
+                .map_err(|e| self.err("update catalog", e))?;
+            for p in &update.remove_paths {
+                remove
+                    .execute(params![branch, p])
+                    .map_err(|e| self.err("update catalog", e))?;
+            }
+            delete_content_rows(&tx, &update.delete_hashes)
+                .map_err(|e| self.err("delete content", e))?;
+            tx.execute(
+                "INSERT OR REPLACE INTO runs (run_id, branch, head_commit, started_at, seconds,
+                 files, compute, add_tag, remove_tag, deleted, unchanged, skipped, chunks_added)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                params![
+                    stats.run_id,
+                    branch,
+                    stats.head_commit,
+                    stats.started_at,
+                    stats.seconds,
+                    stats.files as i64,
+                    stats.compute as i64,
+                    stats.add_tag as i64,
+                    stats.remove_tag as i64,
+                    stats.deleted as i64,
+                    stats.unchanged as i64,
+                    stats.skipped as i64,
+                    stats.chunks_added as i64
+                ],
+            )
+            .map_err(|e| self.err("record run", e))?;
+            tx.execute("DELETE FROM checkpoint", [])
+                .map_err(|e| self.err("clear checkpoint", e))?;
+        }
+        tx.commit().map_err(|e| self.err("commit branch", e))
+    }
+
+    /// Remove all catalog rows of branches not in `keep`, then delete content nobody uses.
+    /// Returns (branches dropped, content hashes deleted).
+    pub fn gc(&self, keep: &HashSet<String>) -> Result<(Vec<String>, Vec<String>), StoreError> {
+        let tx = self.write_tx("begin")?;
+        let dropped: Vec<String> = self
+            .branches()?
+            .into_iter()
+            .filter(|b| !keep.contains(b))
+            .collect();
+        for b in &dropped {
+            tx.execute("DELETE FROM catalog WHERE branch = ?1", [b])
+                .map_err(|e| self.err("gc catalog", e))?;
+        }
+        let unused: Vec<String> = {
+            let mut stmt = tx
+                .prepare(
+                    "SELECT content_hash FROM content WHERE content_hash NOT IN
+                     (SELECT content_hash FROM catalog WHERE skip_reason IS NULL)",
+                )
+                .map_err(|e| self.err("gc content", e))?;
+            let v = stmt
+                .query_map([], |r| r.get(0))
+                .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
+                .map_err(|e| self.err("gc content", e))?;
+            v
+        };
+        delete_content_rows(&tx, &unused).map_err(|e| self.err("gc content", e))?;
+        tx.commit().map_err(|e| self.err("commit gc", e))?;
+        Ok((dropped, unused))
+    }
+
+    /// (content hash, path, mtime) for every path of `branch` holding one of `hashes`.
+    pub fn paths_for(
+        &self,
+        branch: &str,
+        hashes: &[String],
+    ) -> Result<Vec<(String, String, i64)>, StoreError> {
+        let mut out = Vec::new();
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT content_hash, path, mtime_ns FROM catalog
+                 WHERE branch = ?1 AND content_hash = ?2 AND skip_reason IS NULL ORDER BY path",
+            )
+            .map_err(|e| self.err("read catalog", e))?;
+        for h in hashes {
+            let rows = stmt
+                .query_map(params![branch, h], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(|e| self.err("read catalog", e))?;
+            out.extend(rows);
+        }
+        Ok(out)
+    }
+
+    /// Symbols on `branch` whose lower-cased name equals or starts with one of `terms`.
+    pub fn find_symbols(
+        &self,
+        branch: &str,
+        terms: &[String],
+        limit: usize,
+    ) -> Result<Vec<SymbolHit>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT DISTINCT s.content_hash, s.name, s.kind, s.start_line, s.end_line
+                 FROM snippets s
+                 WHERE s.name_lower >= ?2 AND s.name_lower < ?2 || char(1114111)
+                   AND EXISTS (SELECT 1 FROM catalog c WHERE c.content_hash = s.content_hash
+                               AND c.branch = ?1 AND c.skip_reason IS NULL)
+                 LIMIT ?3",
+            )
+            .map_err(|e| self.err("search symbols", e))?;
+        let mut out = Vec::new();
+        for t in terms {
+            let rows = stmt
+                .query_map(params![branch, t, limit as i64], |r| {
+                    Ok(SymbolHit {
+                        content_hash: r.get(0)?,
+                        name: r.get(1)?,
+                        kind: r.get(2)?,
+                        start_line: r.get(3)?,
+                        end_line: r.get(4)?,
+                    })
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(|e| self.err("search symbols", e))?;
+            out.extend(rows);
+        }
+        Ok(out)
+    }
+
+    /// The newest run of `branch`, if any (or of any branch, with `None`).
+    pub fn last_run(&self, branch: Option<&str>) -> Result<Option<RunStats>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT run_id, branch, head_commit, started_at, seconds, files, compute, add_tag,
+                 remove_tag, deleted, unchanged, skipped, chunks_added FROM runs
+                 WHERE ?1 IS NULL OR branch = ?1 ORDER BY started_at DESC, rowid DESC LIMIT 1",
+                [branch],
+                |r| {
+                    Ok(RunStats {
+                        run_id: r.get(0)?,
+                        branch: r.get(1)?,
+                        head_commit: r.get(2)?,
+                        started_at: r.get(3)?,
+                        seconds: r.get(4)?,
+                        files: r.get::<_, i64>(5)? as usize,
+                        compute: r.get::<_, i64>(6)? as usize,
+                        add_tag: r.get::<_, i64>(7)? as usize,
+                        remove_tag: r.get::<_, i64>(8)? as usize,
+                        deleted: r.get::<_, i64>(9)? as usize,
+                        unchanged: r.get::<_, i64>(10)? as usize,
+                        skipped: r.get::<_, i64>(11)? as usize,
+                        chunks_added: r.get::<_, i64>(12)? as usize,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.err("read runs", e))
+    }
+
+    /// (indexed files, skipped files, distinct content, chunks, symbols) of a branch.
+    pub fn branch_counts(&self, branch: &str) -> Result<[i64; 5], StoreError> {
+        self.conn
+            .query_row(
+                "SELECT
+                   (SELECT count(*) FROM catalog WHERE branch = ?1 AND skip_reason IS NULL),
+                   (SELECT count(*) FROM catalog WHERE branch = ?1 AND skip_reason IS NOT NULL),
+                   (SELECT count(DISTINCT content_hash) FROM catalog
+                      WHERE branch = ?1 AND skip_reason IS NULL),
+                   (SELECT coalesce(sum(n_chunks), 0) FROM content WHERE content_hash IN
+                      (SELECT content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL)),
+                   (SELECT coalesce(sum(n_symbols), 0) FROM content WHERE content_hash IN
+                      (SELECT content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL))",
+                [branch],
+                |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]),
+            )
+            .map_err(|e| self.err("count", e))
+    }
+
+    /// Skipped files of a branch with their reasons.
+    pub fn skipped(&self, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT path, skip_reason FROM catalog
+                 WHERE branch = ?1 AND skip_reason IS NOT NULL ORDER BY path",
+            )
+            .map_err(|e| self.err("read catalog", e))?;
+        let v = stmt
+            .query_map([branch], |r| Ok((r.get(0)?, r.get(1)?)))
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.err("read catalog", e))?;
+        Ok(v)
+    }
+}
+
+pub(crate) fn delete_content_rows(
+    tx: &rusqlite::Transaction<'_>,
+    hashes: &[String],
+) -> rusqlite::Result<()> {
+    let mut content = tx.prepare_cached("DELETE FROM content WHERE content_hash = ?1")?;
+    let mut snippets = tx.prepare_cached("DELETE FROM snippets WHERE content_hash = ?1")?;
+    for h in hashes {
+        content.execute([h])?;
+        snippets.execute([h])?;
+    }
+    Ok(())
+}

@@ -1,0 +1,382 @@
+//! The LanceDB `code_chunks` table: content-addressed chunks (a row per chunk of a content
+//! hash) with a full-text (BM25) index over their text using Lance's code analyzer, which
+//! splits camelCase / snake_case identifiers and keeps the whole identifier too.
+//!
+//! LanceDB is async; this wrapper owns a small tokio runtime and offers a blocking API, so
+//! the rest of the library stays synchronous.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{Array, Float32Array, Int64Array, RecordBatch, StringArray, UInt32Array};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use futures::TryStreamExt;
+use lancedb::index::scalar::{FtsIndexBuilder, FullTextSearchQuery};
+use lancedb::index::{Index, IndexType};
+use lancedb::query::{ExecutableQuery, QueryBase, Select};
+use lancedb::table::{OptimizeAction, OptimizeOptions};
+
+use super::StoreError;
+
+/// Name of the chunk table.
+pub const TABLE: &str = "code_chunks";
+
+/// One chunk of one content hash.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkRow {
+    /// `<content hash>:<chunk number>`.
+    pub id: String,
+    /// SHA-256 of the file content the chunk comes from.
+    pub content_hash: String,
+    /// Path the content had when it was first computed (results use the branch's paths).
+    pub filepath: String,
+    /// Language name.
+    pub language: String,
+    /// The chunk's text.
+    pub content: String,
+    /// First line (1-based).
+    pub start_line: u32,
+    /// Last line (1-based, inclusive).
+    pub end_line: u32,
+}
+
+/// A chunk found by full-text search, with its BM25 score.
+#[derive(Debug, Clone)]
+pub struct ScoredChunk {
+    /// The chunk.
+    pub chunk: ChunkRow,
+    /// BM25 score (higher is better).
+    pub score: f32,
+}
+
+/// The chunk table of one index directory.
+pub struct ChunkStore {
+    rt: tokio::runtime::Runtime,
+    db: lancedb::Connection,
+    table: Option<lancedb::Table>,
+    path: PathBuf,
+}
+
+fn schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Utf8, false),
+        Field::new("content_hash", DataType::Utf8, false),
+        Field::new("filepath", DataType::Utf8, false),
+        Field::new("language", DataType::Utf8, false),
+        Field::new("content", DataType::Utf8, false),
+        Field::new("start_line", DataType::UInt32, false),
+        Field::new("end_line", DataType::UInt32, false),
+        Field::new("updated_at", DataType::Int64, false),
+    ]))
+}
+
+const COLUMNS: [&str; 7] = [
+    "id",
+    "content_hash",
+    "filepath",
+    "language",
+    "content",
+    "start_line",
+    "end_line",
+];
+
+/// `content_hash IN ('…', …)`; hashes are hex, so no quoting issues.
+fn hash_filter(hashes: &[String]) -> String {
+    let list: Vec<String> = hashes.iter().map(|h| format!("'{h}'")).collect();
+    format!("content_hash IN ({})", list.join(", "))
+}
+
+impl ChunkStore {
+    /// Open the chunk store in `dir` (created on first write).
+    pub fn open(dir: &Path) -> Result<ChunkStore, StoreError> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Dir {
+                path: dir.to_path_buf(),
+                source: e,
+            })?;
+        let path = dir.to_path_buf();
+        let uri = dir.to_string_lossy().to_string();
+        let db = rt
+            .block_on(lancedb::connect(&uri).execute())
+            .map_err(|e| lance_err(&path, "connect", e))?;
+        let names = rt
+            .block_on(db.table_names().execute())
+            .map_err(|e| lance_err(&path, "list tables", e))?;
+        let table = if names.iter().any(|n| n == TABLE) {
+            Some(
+                rt.block_on(db.open_table(TABLE).execute())
+                    .map_err(|e| lance_err(&path, "open table", e))?,
+            )
+        } else {
+            None
+        };
+        Ok(ChunkStore {
+            rt,
+            db,
+            table,
+            path,
+        })
+    }
+
+    /// Where the store lives.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Write chunks, first removing any rows of the same content hashes (left over by an
+    /// interrupted run), so a hash never has its chunks twice.
+    pub fn add(&mut self, rows: &[ChunkRow]) -> Result<(), StoreError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let mut hashes: Vec<String> = rows.iter().map(|r| r.content_hash.clone()).collect();
+        hashes.sort();
+        hashes.dedup();
+        self.delete_hashes(&hashes)?;
+        let batch = to_batch(rows).map_err(|e| StoreError::Shape {
+            path: self.path.clone(),
+            what: e.to_string(),
+        })?;
+        match &self.table {
+            Some(t) => self
+                .rt
+                .block_on(t.add(batch).execute())
+                .map(|_| ())
+                .map_err(|e| lance_err(&self.path, "add chunks", e)),
+            None => {
+                let t = self
+                    .rt
+                    .block_on(self.db.create_table(TABLE, batch).execute())
+                    .map_err(|e| lance_err(&self.path, "create table", e))?;
+                self.table = Some(t);
+                Ok(())
+            }
+        }
+    }
+
+    /// Remove every chunk of the given content hashes.
+    pub fn delete_hashes(&self, hashes: &[String]) -> Result<(), StoreError> {
+        let Some(t) = &self.table else { return Ok(()) };
+        for part in hashes.chunks(500) {
+            self.rt
+                .block_on(t.delete(hash_filter(part).as_str()))
+                .map_err(|e| lance_err(&self.path, "delete chunks", e))?;
+        }
+        Ok(())
+    }
+
+    /// Bring the full-text index up to date: build it if missing, else index new rows.
+    pub fn refresh_fts(&self, stemming: bool) -> Result<(), StoreError> {
+        let Some(t) = &self.table else { return Ok(()) };
+        let indices = self
+            .rt
+            .block_on(t.list_indices())
+            .map_err(|e| lance_err(&self.path, "list indices", e))?;
+        let has_fts = indices.iter().any(|i| i.index_type == IndexType::FTS);
+        let has_btree = indices.iter().any(|i| i.index_type == IndexType::BTree);
+        if !has_fts {
+            let params = FtsIndexBuilder::code()
+                .split_identifiers(true)
+                .preserve_original(true)
+                .stem(stemming);
+            self.rt
+                .block_on(t.create_index(&["content"], Index::FTS(params)).execute())
+                .map_err(|e| lance_err(&self.path, "build full-text index", e))?;
+        }
+        if !has_btree {
+            self.rt
+                .block_on(
+                    t.create_index(&["content_hash"], Index::BTree(Default::default()))
+                        .execute(),
+                )
+                .map_err(|e| lance_err(&self.path, "build hash index", e))?;
+        }
+        if has_fts || has_btree {
+            self.rt
+                .block_on(t.optimize(OptimizeAction::Index(OptimizeOptions::default())))
+                .map_err(|e| lance_err(&self.path, "update indices", e))?;
+        }
+        Ok(())
+    }
+
+    /// BM25 search over chunk text; `filter` is an optional SQL predicate (prefilter).
+    pub fn search_fts(
+        &self,
+        query: &str,
+        limit: usize,
+        filter: Option<&str>,
+    ) -> Result<Vec<ScoredChunk>, StoreError> {
+        let Some(t) = &self.table else {
+            return Ok(Vec::new());
+        };
+        let fts = FullTextSearchQuery::new(query.to_string())
+            .with_column("content".to_string())
+            .map_err(|e| lance_err(&self.path, "full-text query", e.into()))?;
+        let mut q = t
+            .query()
+            .full_text_search(fts)
+            .select(Select::Columns(
+                COLUMNS.iter().map(|c| c.to_string()).collect(),
+            ))
+            .limit(limit);
+        if let Some(f) = filter {
+            q = q.only_if(f);
+        }
+        let batches: Vec<RecordBatch> = self
+            .rt
+            .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
+            .map_err(|e| lance_err(&self.path, "full-text search", e))?;
+        let mut out = Vec::new();
+        for b in &batches {
+            let rows = from_batch(b).map_err(|what| self.shape(what))?;
+            let scores = b
+                .column_by_name("_score")
+                .and_then(|c| c.as_any().downcast_ref::<Float32Array>())
+                .ok_or_else(|| self.shape("no _score column".into()))?;
+            for (i, chunk) in rows.into_iter().enumerate() {
+                out.push(ScoredChunk {
+                    chunk,
+                    score: scores.value(i),
+                });
+            }
+        }
+        out.sort_by(|a, b| b.score.total_cmp(&a.score));
+        Ok(out)
+    }
+
+    /// All chunks of the given content hashes.
+    pub fn chunks_of(&self, hashes: &[String]) -> Result<Vec<ChunkRow>, StoreError> {
+        let Some(t) = &self.table else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for part in hashes.chunks(500) {
+            let q = t.query().only_if(hash_filter(part)).select(Select::Columns(
+                COLUMNS.iter().map(|c| c.to_string()).collect(),
+            ));
+            let batches: Vec<RecordBatch> = self
+                .rt
+                .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
+                .map_err(|e| lance_err(&self.path, "read chunks", e))?;
+            for b in &batches {
+                out.extend(from_batch(b).map_err(|what| self.shape(what))?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Number of chunk rows.
+    pub fn count(&self) -> Result<usize, StoreError> {
+        let Some(t) = &self.table else { return Ok(0) };
+        self.rt
+            .block_on(t.count_rows(None))
+            .map_err(|e| lance_err(&self.path, "count chunks", e))
+    }
+
+    /// Distinct content hashes present in the table (for orphan checks).
+    pub fn hashes(&self) -> Result<HashSet<String>, StoreError> {
+        let Some(t) = &self.table else {
+            return Ok(HashSet::new());
+        };
+        let q = t
+            .query()
+            .select(Select::Columns(vec!["content_hash".to_string()]));
+        let batches: Vec<RecordBatch> = self
+            .rt
+            .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
+            .map_err(|e| lance_err(&self.path, "read hashes", e))?;
+        let mut set = HashSet::new();
+        for b in &batches {
+            let col = string_col(b, "content_hash").map_err(|what| self.shape(what))?;
+            for i in 0..col.len() {
+                set.insert(col.value(i).to_string());
+            }
+        }
+        Ok(set)
+    }
+
+    /// Merge small files and drop old versions, keeping the store compact.
+    pub fn compact(&self) -> Result<(), StoreError> {
+        let Some(t) = &self.table else { return Ok(()) };
+        self.rt
+            .block_on(t.optimize(OptimizeAction::All))
+            .map(|_| ())
+            .map_err(|e| lance_err(&self.path, "compact", e))
+    }
+
+    fn shape(&self, what: String) -> StoreError {
+        StoreError::Shape {
+            path: self.path.clone(),
+            what,
+        }
+    }
+}
+
+fn lance_err(path: &Path, op: &'static str, e: lancedb::Error) -> StoreError {
+    StoreError::Lance {
+        path: path.to_path_buf(),
+        op,
+        source: Box::new(e),
+    }
+}
+
+fn to_batch(rows: &[ChunkRow]) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let now = crate::util::unix_now();
+    let strings = |f: fn(&ChunkRow) -> &str| -> Arc<dyn Array> {
+        Arc::new(StringArray::from_iter_values(rows.iter().map(f)))
+    };
+    RecordBatch::try_new(
+        schema(),
+        vec![
+            strings(|r| &r.id),
+            strings(|r| &r.content_hash),
+            strings(|r| &r.filepath),
+            strings(|r| &r.language),
+            strings(|r| &r.content),
+            Arc::new(UInt32Array::from_iter_values(
+                rows.iter().map(|r| r.start_line),
+            )),
+            Arc::new(UInt32Array::from_iter_values(
+                rows.iter().map(|r| r.end_line),
+            )),
+            Arc::new(Int64Array::from_iter_values(rows.iter().map(|_| now))),
+        ],
+    )
+}
+
+fn string_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a StringArray, String> {
+    b.column_by_name(name)
+        .and_then(|c| c.as_any().downcast_ref::<StringArray>())
+        .ok_or_else(|| format!("column {name} missing or not text"))
+}
+
+fn u32_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a UInt32Array, String> {
+    b.column_by_name(name)
+        .and_then(|c| c.as_any().downcast_ref::<UInt32Array>())
+        .ok_or_else(|| format!("column {name} missing or not u32"))
+}
+
+fn from_batch(b: &RecordBatch) -> Result<Vec<ChunkRow>, String> {
+    let id = string_col(b, "id")?;
+    let hash = string_col(b, "content_hash")?;
+    let filepath = string_col(b, "filepath")?;
+    let language = string_col(b, "language")?;
+    let content = string_col(b, "content")?;
+    let start = u32_col(b, "start_line")?;
+    let end = u32_col(b, "end_line")?;
+    Ok((0..b.num_rows())
+        .map(|i| ChunkRow {
+            id: id.value(i).to_string(),
+            content_hash: hash.value(i).to_string(),
+            filepath: filepath.value(i).to_string(),
+            language: language.value(i).to_string(),
+            content: content.value(i).to_string(),
+            start_line: start.value(i),
+            end_line: end.value(i),
+        })
+        .collect())
+}

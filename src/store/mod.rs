@@ -1,0 +1,125 @@
+//! On-disk storage of the index, under `<common git dir>/codesearch/`:
+//! SQLite (`meta.sqlite`) for the catalog, symbols, lock, checkpoint and run statistics, and
+//! LanceDB (`lance/`) for the content-addressed chunks and their full-text index.
+//!
+//! Write order keeps crashes harmless: chunks are written to LanceDB first, keyed by content
+//! hash, and become visible only when the SQLite transaction that references them commits.
+
+pub mod catalog;
+pub mod chunks;
+pub mod sqlite;
+pub mod state;
+
+use std::path::{Path, PathBuf};
+
+pub use chunks::{ChunkRow, ChunkStore};
+pub(crate) use sqlite::sqlite_err;
+pub use sqlite::Db;
+
+/// Environment variable that overrides where the index lives.
+pub const DIR_ENV: &str = "GIT_CODESEARCH_DIR";
+
+/// Errors of the SQLite and LanceDB stores.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The index directory cannot be created or read.
+    #[error("cannot use the index directory {path}")]
+    Dir {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// SQLite failed while doing `op`.
+    #[error("index database {path}: {op} failed")]
+    Sqlite {
+        path: PathBuf,
+        op: &'static str,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The SQLite file is damaged.
+    #[error("index database {path} is corrupt")]
+    Corrupt {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The index was written by a newer git-codesearch; we never modify it.
+    #[error("index at {path} has schema version {found}, newer than this git-codesearch supports ({supported})")]
+    TooNew {
+        path: PathBuf,
+        found: u32,
+        supported: u32,
+    },
+    /// LanceDB failed while doing `op`.
+    #[error("chunk store {path}: {op} failed")]
+    Lance {
+        path: PathBuf,
+        op: &'static str,
+        #[source]
+        source: Box<lancedb::Error>,
+    },
+    /// A LanceDB result did not have the expected shape.
+    #[error("chunk store {path}: unexpected data: {what}")]
+    Shape { path: PathBuf, what: String },
+}
+
+impl StoreError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            StoreError::Dir { path, .. } => Some(format!(
+                "check that {} is readable and writable, or point {DIR_ENV} elsewhere",
+                path.display()
+            )),
+            StoreError::Corrupt { path, .. } => Some(format!(
+                "the index can be rebuilt from the work tree: remove {} and run `git codesearch index`",
+                path.parent().unwrap_or(path).display()
+            )),
+            StoreError::TooNew { .. } => Some(
+                "upgrade git-codesearch (cargo install --path . in a newer checkout), or point GIT_CODESEARCH_DIR at another directory".into(),
+            ),
+            StoreError::Lance { .. } | StoreError::Shape { .. } => Some(
+                "if this persists, remove the index directory and run `git codesearch index`".into(),
+            ),
+            StoreError::Sqlite { source, .. } if is_busy(source) => Some(
+                "another git-codesearch process holds the database; try again in a moment".into(),
+            ),
+            StoreError::Sqlite { .. } => None,
+        }
+    }
+}
+
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy) | Some(rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
+/// Where the index of a repository lives: `$GIT_CODESEARCH_DIR`, else `<common dir>/codesearch`.
+pub fn index_dir(common_dir: &Path) -> PathBuf {
+    match std::env::var_os(DIR_ENV) {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => common_dir.join("codesearch"),
+    }
+}
+
+/// Total size in bytes of the files below `dir`.
+pub fn dir_size(dir: &Path) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            match entry.metadata() {
+                Ok(m) if m.is_dir() => stack.push(entry.path()),
+                Ok(m) => total += m.len(),
+                Err(_) => {}
+            }
+        }
+    }
+    total
+}

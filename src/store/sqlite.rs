@@ -1,0 +1,170 @@
+//! The SQLite database: opening it (WAL, busy timeout) and applying the ordered SQL files of
+//! `migrations/` in one transaction. An index written by a newer version is refused, never
+//! modified.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::StoreError;
+
+/// The migrations, in order; version N is the N-th entry.
+const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_initial.sql")];
+
+/// The schema version this build writes and reads.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// An open index database.
+pub struct Db {
+    pub(crate) conn: Connection,
+    pub(crate) path: PathBuf,
+}
+
+impl Db {
+    /// Open (creating if needed) the database at `path` and bring its schema up to date.
+    pub fn open(path: &Path) -> Result<Db, StoreError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn =
+            Connection::open_with_flags(path, flags).map_err(|e| sqlite_err(path, "open", e))?;
+        let db = Db {
+            conn,
+            path: path.to_path_buf(),
+        };
+        db.configure()?;
+        db.migrate()?;
+        Ok(db)
+    }
+
+    /// Path of the database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn configure(&self) -> Result<(), StoreError> {
+        self.conn
+            .busy_timeout(Duration::from_secs(10))
+            .map_err(|e| self.err("set busy timeout", e))?;
+        // WAL lets searches read while an index run writes; NORMAL sync is durable at
+        // checkpoints and never corrupts on power loss in WAL mode.
+        self.conn
+            .pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| self.err("enable WAL", e))?;
+        self.conn
+            .pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|e| self.err("set synchronous", e))?;
+        Ok(())
+    }
+
+    /// Current schema version stored in the file (0 for a new file).
+    pub fn schema_version(&self) -> Result<u32, StoreError> {
+        self.conn
+            .execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            .map_err(|e| self.err("read schema version", e))?;
+        let v: Option<u32> = self
+            .conn
+            .query_row("SELECT max(version) FROM schema_version", [], |r| r.get(0))
+            .map_err(|e| self.err("read schema version", e))?;
+        Ok(v.unwrap_or(0))
+    }
+
+    fn migrate(&self) -> Result<(), StoreError> {
+        let found = self.schema_version()?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                path: self.path.clone(),
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if found == SCHEMA_VERSION {
+            return Ok(());
+        }
+        let tx = self.write_tx("begin migration")?;
+        // Re-check inside the transaction: another process may have migrated meanwhile.
+        let found: u32 = tx
+            .query_row(
+                "SELECT coalesce(max(version), 0) FROM schema_version",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err("read schema version", e))?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+            tx.execute_batch(sql)
+                .map_err(|e| self.err("apply migration", e))?;
+            tx.execute(
+                "INSERT INTO schema_version (version) VALUES (?1)",
+                [i as u32 + 1],
+            )
+            .map_err(|e| self.err("record migration", e))?;
+        }
+        tx.commit().map_err(|e| self.err("commit migration", e))
+    }
+
+    /// Begin a write transaction that takes the write lock at once (BEGIN IMMEDIATE), so
+    /// concurrent writers wait on the busy timeout instead of failing on lock upgrade.
+    pub(crate) fn write_tx(
+        &self,
+        op: &'static str,
+    ) -> Result<rusqlite::Transaction<'_>, StoreError> {
+        rusqlite::Transaction::new_unchecked(&self.conn, rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| self.err(op, e))
+    }
+
+    /// Map a rusqlite error to a store error, recognising corruption.
+    pub(crate) fn err(&self, op: &'static str, e: rusqlite::Error) -> StoreError {
+        sqlite_err(&self.path, op, e)
+    }
+}
+
+pub(crate) fn sqlite_err(path: &Path, op: &'static str, e: rusqlite::Error) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseCorrupt) | Some(rusqlite::ErrorCode::NotADatabase) => {
+            StoreError::Corrupt {
+                path: path.to_path_buf(),
+                source: e,
+            }
+        }
+        _ => StoreError::Sqlite {
+            path: path.to_path_buf(),
+            op,
+            source: e,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_once_and_refuses_newer_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("meta.sqlite");
+        let db = Db::open(&path).unwrap();
+        assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+        drop(db);
+        let db = Db::open(&path).unwrap();
+        assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+        db.conn
+            .execute(
+                "INSERT INTO schema_version (version) VALUES (?1)",
+                [SCHEMA_VERSION + 1],
+            )
+            .unwrap();
+        drop(db);
+        let err = Db::open(&path).err().expect("newer schema must be refused");
+        assert!(matches!(err, StoreError::TooNew { .. }), "{err}");
+    }
+
+    #[test]
+    fn garbage_file_is_reported_corrupt() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("meta.sqlite");
+        std::fs::write(&path, vec![0x5a; 8192]).unwrap();
+        let err = Db::open(&path).err().expect("garbage must not open");
+        assert!(matches!(err, StoreError::Corrupt { .. }), "{err}");
+    }
+}

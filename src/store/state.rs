@@ -1,0 +1,234 @@
+//! Run coordination state in SQLite: the single `index_lock` row (holder, expiry, a hook's
+//! request for another pass) and the `checkpoint` row of the current or interrupted run.
+
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
+
+use super::{Db, StoreError};
+
+/// Who holds (or held) the index lock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LockHolder {
+    /// Process id.
+    pub pid: u32,
+    /// Process start time as the OS reports it (guards against pid reuse).
+    pub pid_start: String,
+    /// Host name.
+    pub host: String,
+    /// Unix seconds.
+    pub acquired_at: i64,
+    /// Unix seconds; a lock past this is free for the taking.
+    pub expires_at: i64,
+}
+
+/// Progress of a run, saved every batch and at every phase change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkpoint {
+    /// The run.
+    pub run_id: String,
+    /// Work tree that ran it.
+    pub workspace: String,
+    /// Branch key.
+    pub branch: String,
+    /// walk | chunk | commit
+    pub phase: String,
+    /// Files done in this phase.
+    pub done: usize,
+    /// Files to do in this phase.
+    pub total: usize,
+    /// Unix seconds.
+    pub started_at: i64,
+    /// Unix seconds.
+    pub updated_at: i64,
+}
+
+/// Outcome of one attempt to take the lock.
+#[derive(Debug)]
+pub enum LockAttempt {
+    /// We hold it now.
+    Acquired,
+    /// Someone else does.
+    Held(LockHolder),
+}
+
+impl Db {
+    /// Take the lock for `me` unless a live holder has it. `is_dead` decides whether a holder
+    /// that has not expired is gone anyway (its process no longer exists).
+    pub fn try_lock(
+        &mut self,
+        me: &LockHolder,
+        is_dead: impl Fn(&LockHolder) -> bool,
+    ) -> Result<LockAttempt, StoreError> {
+        let path = self.path.clone();
+        let err = |op, e| super::sqlite_err(&path, op, e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| err("lock", e))?;
+        let current = read_lock(&tx).map_err(|e| err("lock", e))?;
+        if let Some(holder) = current {
+            let mine = holder.pid == me.pid && holder.pid_start == me.pid_start;
+            let expired = holder.expires_at < crate::util::unix_now();
+            if !mine && !expired && !is_dead(&holder) {
+                return Ok(LockAttempt::Held(holder));
+            }
+        }
+        tx.execute(
+            "INSERT INTO index_lock (id, pid, pid_start, host, acquired_at, expires_at, rerun)
+             VALUES (1, ?1, ?2, ?3, ?4, ?5, 0)
+             ON CONFLICT(id) DO UPDATE SET pid = ?1, pid_start = ?2, host = ?3,
+               acquired_at = ?4, expires_at = ?5",
+            params![me.pid, me.pid_start, me.host, me.acquired_at, me.expires_at],
+        )
+        .map_err(|e| err("lock", e))?;
+        tx.commit().map_err(|e| err("lock", e))?;
+        Ok(LockAttempt::Acquired)
+    }
+
+    /// The current lock row, if any.
+    pub fn lock_holder(&self) -> Result<Option<LockHolder>, StoreError> {
+        read_lock(&self.conn).map_err(|e| self.err("read lock", e))
+    }
+
+    /// Extend our lease (only if we still hold the lock). Returns false if we lost it.
+    pub fn renew_lock(&self, me: &LockHolder, expires_at: i64) -> Result<bool, StoreError> {
+        let n = self
+            .conn
+            .execute(
+                "UPDATE index_lock SET expires_at = ?3 WHERE pid = ?1 AND pid_start = ?2",
+                params![me.pid, me.pid_start, expires_at],
+            )
+            .map_err(|e| self.err("renew lock", e))?;
+        Ok(n == 1)
+    }
+
+    /// Release our lock. Returns whether someone asked for another pass meanwhile.
+    pub fn unlock(&self, me: &LockHolder) -> Result<bool, StoreError> {
+        let rerun: Option<i64> = self
+            .conn
+            .query_row(
+                "DELETE FROM index_lock WHERE pid = ?1 AND pid_start = ?2 RETURNING rerun",
+                params![me.pid, me.pid_start],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err("unlock", e))?;
+        Ok(rerun.unwrap_or(0) != 0)
+    }
+
+    /// Ask the current holder to run once more when it finishes (used by hooks instead of
+    /// queueing up). Returns false when no one holds the lock.
+    pub fn request_rerun(&self) -> Result<bool, StoreError> {
+        let n = self
+            .conn
+            .execute("UPDATE index_lock SET rerun = 1", [])
+            .map_err(|e| self.err("request rerun", e))?;
+        Ok(n == 1)
+    }
+
+    /// Clear a pending rerun request (we are about to do that pass).
+    pub fn take_rerun(&self, me: &LockHolder) -> Result<bool, StoreError> {
+        let n = self
+            .conn
+            .execute(
+                "UPDATE index_lock SET rerun = 0 WHERE pid = ?1 AND pid_start = ?2 AND rerun = 1",
+                params![me.pid, me.pid_start],
+            )
+            .map_err(|e| self.err("take rerun", e))?;
+        Ok(n == 1)
+    }
+
+    /// Save progress.
+    pub fn save_checkpoint(&self, c: &Checkpoint) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO checkpoint
+                 (id, run_id, workspace, branch, phase, done, total, started_at, updated_at)
+                 VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    c.run_id,
+                    c.workspace,
+                    c.branch,
+                    c.phase,
+                    c.done as i64,
+                    c.total as i64,
+                    c.started_at,
+                    c.updated_at
+                ],
+            )
+            .map_err(|e| self.err("save checkpoint", e))?;
+        Ok(())
+    }
+
+    /// The saved checkpoint, if a run is under way or was interrupted.
+    pub fn checkpoint(&self) -> Result<Option<Checkpoint>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT run_id, workspace, branch, phase, done, total, started_at, updated_at
+                 FROM checkpoint WHERE id = 1",
+                [],
+                |r| {
+                    Ok(Checkpoint {
+                        run_id: r.get(0)?,
+                        workspace: r.get(1)?,
+                        branch: r.get(2)?,
+                        phase: r.get(3)?,
+                        done: r.get::<_, i64>(4)? as usize,
+                        total: r.get::<_, i64>(5)? as usize,
+                        started_at: r.get(6)?,
+                        updated_at: r.get(7)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.err("read checkpoint", e))
+    }
+
+    /// Forget the checkpoint.
+    pub fn clear_checkpoint(&self) -> Result<(), StoreError> {
+        self.conn
+            .execute("DELETE FROM checkpoint", [])
+            .map_err(|e| self.err("clear checkpoint", e))?;
+        Ok(())
+    }
+
+    /// Content computed by `run_id` that no catalog row references: what `--restart` drops.
+    pub fn unreferenced_content_of_run(&self, run_id: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT content_hash FROM content WHERE run_id = ?1 AND content_hash NOT IN
+                 (SELECT content_hash FROM catalog)",
+            )
+            .map_err(|e| self.err("read content", e))?;
+        let v = stmt
+            .query_map([run_id], |r| r.get(0))
+            .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
+            .map_err(|e| self.err("read content", e))?;
+        Ok(v)
+    }
+
+    /// Drop content rows (and their symbols) by hash.
+    pub fn drop_content(&self, hashes: &[String]) -> Result<(), StoreError> {
+        let tx = self.write_tx("begin")?;
+        super::catalog::delete_content_rows(&tx, hashes)
+            .map_err(|e| self.err("drop content", e))?;
+        tx.commit().map_err(|e| self.err("drop content", e))
+    }
+}
+
+fn read_lock(conn: &rusqlite::Connection) -> rusqlite::Result<Option<LockHolder>> {
+    conn.query_row(
+        "SELECT pid, pid_start, host, acquired_at, expires_at FROM index_lock WHERE id = 1",
+        [],
+        |r| {
+            Ok(LockHolder {
+                pid: r.get(0)?,
+                pid_start: r.get(1)?,
+                host: r.get(2)?,
+                acquired_at: r.get(3)?,
+                expires_at: r.get(4)?,
+            })
+        },
+    )
+    .optional()
+}

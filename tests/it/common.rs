@@ -1,0 +1,154 @@
+//! `TestRepo`: a real git repository in a temp dir, with hermetic git settings, and helpers
+//! to run the real `git-codesearch` binary in it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Path of the binary under test.
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_git-codesearch"))
+}
+
+/// A git repository in a temporary directory.
+pub struct TestRepo {
+    pub dir: tempfile::TempDir,
+}
+
+/// Environment that makes git ignore the machine's own configuration.
+pub fn hermetic(cmd: &mut Command, home: &Path) {
+    cmd.env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_SYSTEM", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", home)
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+        .env("NO_COLOR", "1")
+        .env_remove("GIT_CODESEARCH_DIR")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE");
+}
+
+impl TestRepo {
+    /// An empty repository on branch `main`.
+    pub fn new() -> TestRepo {
+        let repo = TestRepo {
+            dir: tempfile::tempdir().expect("tempdir"),
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
+    /// A repository with `files` committed on `main`.
+    pub fn with_files(files: &[(&str, &str)]) -> TestRepo {
+        let repo = TestRepo::new();
+        for (p, c) in files {
+            repo.write(p, c);
+        }
+        repo.commit_all("initial");
+        repo
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Write a file (creating directories).
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
+        let p = self.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, content).unwrap();
+    }
+
+    pub fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.path().join(rel)).unwrap();
+    }
+
+    /// Run git, asserting success; returns stdout.
+    pub fn git(&self, args: &[&str]) -> String {
+        let mut cmd = Command::new("git");
+        cmd.args(args).current_dir(self.path());
+        hermetic(&mut cmd, self.path());
+        let out = cmd.output().expect("run git");
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn commit_all(&self, msg: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", msg]);
+    }
+
+    /// A `git-codesearch` command ready to run in the repository.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(bin());
+        cmd.args(args).current_dir(self.path());
+        hermetic(&mut cmd, self.path());
+        cmd
+    }
+
+    /// Run `git-codesearch`.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().expect("run git-codesearch")
+    }
+
+    /// Run and require exit code `code`; returns stdout.
+    pub fn run_ok(&self, args: &[&str], code: i32) -> String {
+        let out = self.run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "git-codesearch {args:?}\nstdout: {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Search with --json; returns the parsed hits.
+    pub fn search(&self, query: &str, extra: &[&str]) -> Vec<serde_json::Value> {
+        let mut args = vec!["search", "--json", "-q"];
+        args.extend_from_slice(extra);
+        args.push(query);
+        let out = self.run(&args);
+        let code = out.status.code();
+        assert!(
+            code == Some(0) || code == Some(1),
+            "search {query:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+            .collect()
+    }
+
+    /// Paths of the hits of a search, in order.
+    pub fn hit_paths(&self, query: &str, extra: &[&str]) -> Vec<String> {
+        self.search(query, extra)
+            .iter()
+            .map(|h| h["path"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// `status --json` parsed.
+    pub fn status(&self, extra: &[&str]) -> serde_json::Value {
+        let mut args = vec!["status", "--json"];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&self.run_ok(&args, 0)).expect("status JSON")
+    }
+
+    /// `index --json` parsed (the run's stats).
+    pub fn index(&self, extra: &[&str]) -> serde_json::Value {
+        let mut args = vec!["index", "--json", "-q"];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&self.run_ok(&args, 0)).expect("index JSON")
+    }
+}

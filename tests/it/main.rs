@@ -1,0 +1,9 @@
+//! Integration tests: real git repositories in temp dirs, the real binary, the real SQLite
+//! and LanceDB stores.
+
+mod bad_input;
+mod branches;
+mod common;
+mod crash;
+mod hooks;
+mod search;

@@ -1,0 +1,191 @@
+//! End-to-end search: indexing on first use, finding definitions by name and by what they
+//! do, exact line ranges, JSON output, ignored and junk files left out.
+
+use crate::common::TestRepo;
+
+const CONFIG_RS: &str = r#"use std::path::Path;
+
+/// Settings read from the configuration file.
+pub struct Settings {
+    pub verbose: bool,
+}
+
+/// Read the configuration file at `path` and parse its TOML text into settings.
+pub fn load_settings(path: &Path) -> Settings {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    Settings { verbose: text.contains("verbose") }
+}
+"#;
+
+const UPLOAD_PY: &str = r#"import time
+
+
+class Uploader:
+    """Sends files to the storage server."""
+
+    def send_with_retry(self, blob, attempts=5):
+        """Retry failed uploads with exponential backoff."""
+        for attempt in range(attempts):
+            if self.send(blob):
+                return True
+            time.sleep(2 ** attempt)
+        return False
+"#;
+
+const GEOMETRY_GO: &str = r#"package geometry
+
+// Area returns the area of a circle with the given radius.
+func CircleArea(radius float64) float64 {
+	return 3.14159 * radius * radius
+}
+"#;
+
+pub fn fixture() -> TestRepo {
+    TestRepo::with_files(&[
+        ("src/config.rs", CONFIG_RS),
+        ("app/upload.py", UPLOAD_PY),
+        ("geometry/area.go", GEOMETRY_GO),
+        ("README.md", "# Demo\n\nA small project for tests.\n"),
+        (".gitignore", "build/\n"),
+        ("build/generated.rs", "pub fn zebra_ignored_marker() {}\n"),
+        (
+            "static/app.min.js",
+            &format!("var zebraminified=1;{}\n", "a=b;".repeat(200)),
+        ),
+        ("assets/logo.bin", "PNG\0\0\0zebrabinary"),
+    ])
+}
+
+#[test]
+fn finds_a_function_by_name_and_by_description() {
+    let repo = fixture();
+    // First search builds the index.
+    let by_name = repo.search("load_settings", &[]);
+    assert_eq!(by_name[0]["path"], "src/config.rs", "{by_name:?}");
+    let sources: Vec<&str> = by_name[0]["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(sources.contains(&"symbol"), "{sources:?}");
+    let by_words = repo.hit_paths("where do we parse the configuration file", &[]);
+    assert_eq!(by_words[0], "src/config.rs", "{by_words:?}");
+    let retry = repo.hit_paths("retry failed uploads", &[]);
+    assert_eq!(retry[0], "app/upload.py", "{retry:?}");
+}
+
+#[test]
+fn line_ranges_are_exact_and_json_is_complete() {
+    let repo = fixture();
+    let hits = repo.search("CircleArea", &["--lang", "go"]);
+    let h = &hits[0];
+    assert_eq!(h["path"], "geometry/area.go");
+    assert_eq!(h["version"], 1);
+    assert_eq!(h["language"], "go");
+    assert_eq!(h["branch"], "main");
+    let (start, end) = (
+        h["start_line"].as_u64().unwrap() as usize,
+        h["end_line"].as_u64().unwrap() as usize,
+    );
+    let lines: Vec<&str> = GEOMETRY_GO.lines().collect();
+    // The hit covers the function definition and nothing past the end of the file.
+    let def = lines
+        .iter()
+        .position(|l| l.starts_with("func CircleArea"))
+        .unwrap()
+        + 1;
+    assert!(
+        start <= def && def <= end && end <= lines.len(),
+        "{start}-{end}"
+    );
+    assert_eq!(lines[end - 1], "}");
+    assert!(h["snippet"].as_str().unwrap().contains("CircleArea"));
+    assert!(h["score"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn ignored_and_junk_files_are_not_indexed_but_listed() {
+    let repo = fixture();
+    repo.run_ok(&["index", "-q"], 0);
+    for word in ["zebra_ignored_marker", "zebraminified", "zebrabinary"] {
+        let out = repo.run(&["search", "-q", word]);
+        assert_eq!(out.status.code(), Some(1), "{word} must not be found");
+    }
+    let status = repo.status(&["--verbose"]);
+    let skipped: Vec<String> = status["skipped_files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{}: {}",
+                s["path"].as_str().unwrap(),
+                s["reason"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s.starts_with("static/app.min.js: line of")),
+        "{skipped:?}"
+    );
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s.starts_with("assets/logo.bin: binary")),
+        "{skipped:?}"
+    );
+    assert!(
+        !skipped.iter().any(|s| s.contains("build/")),
+        "ignored files are not even listed"
+    );
+    assert_eq!(status["files"], 5, "{status}");
+    assert!(status["symbols"].as_i64().unwrap() >= 5);
+}
+
+#[test]
+fn filters_limit_and_exit_codes() {
+    let repo = fixture();
+    let hits = repo.hit_paths("storage server settings", &["--path", "app/**"]);
+    assert!(
+        !hits.is_empty() && hits.iter().all(|p| p.starts_with("app/")),
+        "{hits:?}"
+    );
+    let hits = repo.search("settings file upload", &["-n", "1"]);
+    assert_eq!(hits.len(), 1);
+    let out = repo.run(&["search", "-q", "nonexistentwordxyz"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn text_output_is_grep_like() {
+    let repo = fixture();
+    let out = repo.run_ok(&["-q", "load_settings"], 0);
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("src/config.rs:"), "{out}");
+    assert!(first.contains("score"), "{out}");
+    assert!(out.contains("│ pub fn load_settings"), "{out}");
+}
+
+#[test]
+fn status_describes_the_index() {
+    let repo = fixture();
+    repo.run_ok(&["index", "-q"], 0);
+    let out = repo.run_ok(&["status"], 0);
+    for key in [
+        "repository",
+        "index ",
+        "branch      main",
+        "files       5 indexed",
+        "last run",
+        "chunks",
+    ] {
+        assert!(out.contains(key), "missing {key:?} in\n{out}");
+    }
+    let s = repo.status(&[]);
+    assert!(s["index_bytes"].as_u64().unwrap() > 0);
+    assert!(s["last_run"]["head_commit"].as_str().unwrap().len() == 40);
+}
