@@ -105,6 +105,10 @@ fn run_locked(
 ) -> Result<IndexReport, IndexError> {
     let mut chunks = ws.chunk_store()?;
     handle_interrupted(db, &chunks, opts)?;
+    if !opts.dry_run && !chunks.fts_matches(ws.config.search.stemming)? {
+        // The stemming setting changed: rebuild the full-text index to match.
+        chunks.refresh_fts(ws.config.search.stemming)?;
+    }
     loop {
         let report = pass(ws, db, &mut chunks, me, opts)?;
         if opts.dry_run || !db.take_rerun(me)? {

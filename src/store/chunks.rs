@@ -22,6 +22,11 @@ use super::StoreError;
 /// Name of the chunk table.
 pub const TABLE: &str = "code_chunks";
 
+/// Name of the full-text index without stemming.
+const FTS_PLAIN: &str = "content_fts";
+/// Name of the full-text index with English stemming.
+const FTS_STEM: &str = "content_fts_stem";
+
 /// One chunk of one content hash.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChunkRow {
@@ -169,30 +174,42 @@ impl ChunkStore {
         Ok(())
     }
 
-    /// Bring the full-text index up to date: build it if missing, else index new rows.
+    /// Bring the indices up to date: build the full-text index if missing (or rebuild it
+    /// when the stemming setting changed), else index rows added since.
     pub fn refresh_fts(&self, stemming: bool) -> Result<(), StoreError> {
         let Some(t) = &self.table else { return Ok(()) };
         let indices = self
             .rt
             .block_on(t.list_indices())
             .map_err(|e| lance_err(&self.path, "list indices", e))?;
-        let has_fts = indices.iter().any(|i| i.index_type == IndexType::FTS);
+        let wanted = if stemming { FTS_STEM } else { FTS_PLAIN };
+        let mut has_fts = false;
+        for i in indices.iter().filter(|i| i.index_type == IndexType::FTS) {
+            if i.name == wanted {
+                has_fts = true;
+            } else {
+                self.rt
+                    .block_on(t.drop_index(&i.name))
+                    .map_err(|e| lance_err(&self.path, "drop full-text index", e))?;
+            }
+        }
         let has_btree = indices.iter().any(|i| i.index_type == IndexType::BTree);
         if !has_fts {
             let params = FtsIndexBuilder::code()
                 .split_identifiers(true)
                 .preserve_original(true)
                 .stem(stemming);
+            let build = t
+                .create_index(&["content"], Index::FTS(params))
+                .name(wanted.to_string());
             self.rt
-                .block_on(t.create_index(&["content"], Index::FTS(params)).execute())
+                .block_on(build.execute())
                 .map_err(|e| lance_err(&self.path, "build full-text index", e))?;
         }
         if !has_btree {
+            let build = t.create_index(&["content_hash"], Index::BTree(Default::default()));
             self.rt
-                .block_on(
-                    t.create_index(&["content_hash"], Index::BTree(Default::default()))
-                        .execute(),
-                )
+                .block_on(build.execute())
                 .map_err(|e| lance_err(&self.path, "build hash index", e))?;
         }
         if has_fts || has_btree {
@@ -201,6 +218,19 @@ impl ChunkStore {
                 .map_err(|e| lance_err(&self.path, "update indices", e))?;
         }
         Ok(())
+    }
+
+    /// True when the full-text index matches the stemming setting.
+    pub fn fts_matches(&self, stemming: bool) -> Result<bool, StoreError> {
+        let Some(t) = &self.table else {
+            return Ok(true);
+        };
+        let wanted = if stemming { FTS_STEM } else { FTS_PLAIN };
+        let indices = self
+            .rt
+            .block_on(t.list_indices())
+            .map_err(|e| lance_err(&self.path, "list indices", e))?;
+        Ok(indices.iter().any(|i| i.name == wanted))
     }
 
     /// BM25 search over chunk text; `filter` is an optional SQL predicate (prefilter).
@@ -244,7 +274,12 @@ impl ChunkStore {
                 });
             }
         }
-        out.sort_by(|a, b| b.score.total_cmp(&a.score));
+        // Ties are broken by chunk id, so the order never depends on row layout.
+        out.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.chunk.id.cmp(&b.chunk.id))
+        });
         Ok(out)
     }
 

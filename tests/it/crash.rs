@@ -9,7 +9,8 @@ use crate::common::TestRepo;
 fn big_repo() -> TestRepo {
     let repo = TestRepo::new();
     for i in 0..400 {
-        let body: String = (0..8)
+        // Bodies of different lengths give distinct BM25 scores (no ties to order).
+        let body: String = (0..4 + (i * 7) % 11)
             .map(|j| format!("    let value_{j} = compute_{i}_{j}(input, {j});\n"))
             .collect();
         repo.write(
@@ -125,6 +126,47 @@ fn concurrent_index_runs_wait_and_agree() {
     for c in children {
         assert_success(&c.wait_with_output().unwrap());
     }
+    let clean = big_repo();
+    clean.index(&[]);
+    assert_eq!(fingerprint(&repo), fingerprint(&clean));
+}
+
+#[test]
+fn ctrl_c_exits_130_with_a_usable_checkpoint() {
+    let repo = big_repo();
+    let child = repo
+        .cmd(&["index"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(0) {
+        // The run finished before the signal arrived: nothing to check on this machine.
+        return;
+    }
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted") && err.contains("hint:"),
+        "{err}"
+    );
+    let status = repo.run_ok(&["status"], 0);
+    assert!(status.contains("interrupted run"), "{status}");
+    // Without a terminal the next run resumes without asking, and says what it found.
+    let out = repo.run(&["index"]);
+    assert_success(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("found an interrupted index run") && err.contains("resuming"),
+        "{err}"
+    );
     let clean = big_repo();
     clean.index(&[]);
     assert_eq!(fingerprint(&repo), fingerprint(&clean));

@@ -189,3 +189,25 @@ fn status_describes_the_index() {
     assert!(s["index_bytes"].as_u64().unwrap() > 0);
     assert!(s["last_run"]["head_commit"].as_str().unwrap().len() == 40);
 }
+
+#[test]
+fn stemming_setting_rebuilds_the_full_text_index() {
+    let repo = TestRepo::with_files(&[("a.py", "def send():\n    \"\"\"Retries uploads.\"\"\"\n")]);
+    assert!(repo.hit_paths("uploading", &["--mode", "bm25"]).is_empty());
+    repo.git(&["config", "codesearch.stemming", "true"]);
+    repo.run_ok(&["index", "-q"], 0);
+    assert_eq!(repo.hit_paths("uploading", &["--mode", "bm25"]), ["a.py"]);
+}
+
+#[test]
+fn invalid_configuration_is_named() {
+    let repo = fixture();
+    repo.write(".codesearch.toml", "[search]\nn_final = 0\n");
+    let out = repo.run(&["search", "settings"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("search.n_final") && err.contains("hint:"),
+        "{err}"
+    );
+}
