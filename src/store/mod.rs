@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod chunks;
+pub mod lookup;
 pub mod sqlite;
 pub mod state;
 

@@ -1,0 +1,137 @@
+//! Read-side queries for search and status: paths of content on a branch, symbol lookup,
+//! run statistics and per-branch counts.
+
+use rusqlite::{params, OptionalExtension};
+
+use super::catalog::{RunStats, SymbolHit};
+use super::{Db, StoreError};
+
+impl Db {
+    /// (content hash, path, mtime) for every path of `branch` holding one of `hashes`.
+    pub fn paths_for(
+        &self,
+        branch: &str,
+        hashes: &[String],
+    ) -> Result<Vec<(String, String, i64)>, StoreError> {
+        let mut out = Vec::new();
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT content_hash, path, mtime_ns FROM catalog
+                 WHERE branch = ?1 AND content_hash = ?2 AND skip_reason IS NULL ORDER BY path",
+            )
+            .map_err(|e| self.err("read catalog", e))?;
+        for h in hashes {
+            let rows = stmt
+                .query_map(params![branch, h], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(|e| self.err("read catalog", e))?;
+            out.extend(rows);
+        }
+        Ok(out)
+    }
+
+    /// Symbols on `branch` whose lower-cased name equals or starts with one of `terms`.
+    pub fn find_symbols(
+        &self,
+        branch: &str,
+        terms: &[String],
+        limit: usize,
+    ) -> Result<Vec<SymbolHit>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT DISTINCT s.content_hash, s.name, s.kind, s.start_line, s.end_line
+                 FROM snippets s
+                 WHERE s.name_lower >= ?2 AND s.name_lower < ?2 || char(1114111)
+                   AND EXISTS (SELECT 1 FROM catalog c WHERE c.content_hash = s.content_hash
+                               AND c.branch = ?1 AND c.skip_reason IS NULL)
+                 LIMIT ?3",
+            )
+            .map_err(|e| self.err("search symbols", e))?;
+        let mut out = Vec::new();
+        for t in terms {
+            let rows = stmt
+                .query_map(params![branch, t, limit as i64], |r| {
+                    Ok(SymbolHit {
+                        content_hash: r.get(0)?,
+                        name: r.get(1)?,
+                        kind: r.get(2)?,
+                        start_line: r.get(3)?,
+                        end_line: r.get(4)?,
+                    })
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(|e| self.err("search symbols", e))?;
+            out.extend(rows);
+        }
+        Ok(out)
+    }
+
+    /// The newest run of `branch`, if any (or of any branch, with `None`).
+    pub fn last_run(&self, branch: Option<&str>) -> Result<Option<RunStats>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT run_id, branch, head_commit, started_at, seconds, files, compute, add_tag,
+                 remove_tag, deleted, unchanged, skipped, chunks_added FROM runs
+                 WHERE ?1 IS NULL OR branch = ?1 ORDER BY started_at DESC, rowid DESC LIMIT 1",
+                [branch],
+                |r| {
+                    Ok(RunStats {
+                        run_id: r.get(0)?,
+                        branch: r.get(1)?,
+                        head_commit: r.get(2)?,
+                        started_at: r.get(3)?,
+                        seconds: r.get(4)?,
+                        files: r.get::<_, i64>(5)? as usize,
+                        compute: r.get::<_, i64>(6)? as usize,
+                        add_tag: r.get::<_, i64>(7)? as usize,
+                        remove_tag: r.get::<_, i64>(8)? as usize,
+                        deleted: r.get::<_, i64>(9)? as usize,
+                        unchanged: r.get::<_, i64>(10)? as usize,
+                        skipped: r.get::<_, i64>(11)? as usize,
+                        chunks_added: r.get::<_, i64>(12)? as usize,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.err("read runs", e))
+    }
+
+    /// (indexed files, skipped files, distinct content, chunks, symbols) of a branch.
+    pub fn branch_counts(&self, branch: &str) -> Result<[i64; 5], StoreError> {
+        self.conn
+            .query_row(
+                "SELECT
+                   (SELECT count(*) FROM catalog WHERE branch = ?1 AND skip_reason IS NULL),
+                   (SELECT count(*) FROM catalog WHERE branch = ?1 AND skip_reason IS NOT NULL),
+                   (SELECT count(DISTINCT content_hash) FROM catalog
+                      WHERE branch = ?1 AND skip_reason IS NULL),
+                   (SELECT coalesce(sum(n_chunks), 0) FROM content WHERE content_hash IN
+                      (SELECT content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL)),
+                   (SELECT coalesce(sum(n_symbols), 0) FROM content WHERE content_hash IN
+                      (SELECT content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL))",
+                [branch],
+                |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]),
+            )
+            .map_err(|e| self.err("count", e))
+    }
+
+    /// Skipped files of a branch with their reasons.
+    pub fn skipped(&self, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT path, skip_reason FROM catalog
+                 WHERE branch = ?1 AND skip_reason IS NOT NULL ORDER BY path",
+            )
+            .map_err(|e| self.err("read catalog", e))?;
+        let v = stmt
+            .query_map([branch], |r| Ok((r.get(0)?, r.get(1)?)))
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.err("read catalog", e))?;
+        Ok(v)
+    }
+}
