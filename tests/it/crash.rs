@@ -171,3 +171,28 @@ fn ctrl_c_exits_130_with_a_usable_checkpoint() {
     clean.index(&[]);
     assert_eq!(fingerprint(&repo), fingerprint(&clean));
 }
+
+#[test]
+fn hook_runs_do_not_pile_up_but_ask_the_holder_for_another_pass() {
+    let repo = big_repo();
+    let holder = repo
+        .cmd(&["index", "-q"])
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    repo.write("late.rs", "pub fn arrived_during_the_run() {}\n");
+    let started = std::time::Instant::now();
+    let v = repo.index(&["--hook"]);
+    assert_eq!(v["deferred"], true, "{v}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "a hook must not wait for the lock"
+    );
+    assert_success(&holder.wait_with_output().unwrap());
+    // The holder's extra pass picked up the change: no other run is needed.
+    assert_eq!(
+        repo.hit_paths("arrived_during_the_run", &["--no-index"])[0],
+        "late.rs"
+    );
+}
