@@ -92,6 +92,22 @@ fn hash_filter(hashes: &[String]) -> String {
     format!("content_hash IN ({})", list.join(", "))
 }
 
+/// Where LanceDB keeps the chunk table inside the store directory.
+fn table_dir(dir: &Path) -> std::path::PathBuf {
+    dir.join(format!("{TABLE}.lance"))
+}
+
+/// Whether the chunk table has at least one committed version (a manifest file).
+fn table_committed(dir: &Path) -> bool {
+    std::fs::read_dir(table_dir(dir).join("_versions"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().ends_with(".manifest"))
+        })
+        .unwrap_or(false)
+}
+
 impl ChunkStore {
     /// Open the chunk store in `dir` (created on first write).
     pub fn open(dir: &Path) -> Result<ChunkStore, StoreError> {
@@ -111,7 +127,10 @@ impl ChunkStore {
         let names = rt
             .block_on(db.table_names().execute())
             .map_err(|e| lance_err(&path, "list tables", e))?;
-        let table = if names.iter().any(|n| n == TABLE) {
+        // A table directory without a committed manifest is what a kill during the very
+        // first write leaves behind: no run ever committed anything into it, so it reads
+        // as "no table yet" (and `add` clears it away before creating the real one).
+        let table = if names.iter().any(|n| n == TABLE) && table_committed(dir) {
             Some(
                 rt.block_on(db.open_table(TABLE).execute())
                     .map_err(|e| lance_err(&path, "open table", e))?,
@@ -153,6 +172,15 @@ impl ChunkStore {
                 .map(|_| ())
                 .map_err(|e| lance_err(&self.path, "add chunks", e)),
             None => {
+                // Only index runs write, and they hold the index lock, so a leftover
+                // uncommitted directory here belongs to a dead run.
+                let partial = table_dir(&self.path);
+                if partial.exists() {
+                    std::fs::remove_dir_all(&partial).map_err(|e| StoreError::Dir {
+                        path: partial.clone(),
+                        source: e,
+                    })?;
+                }
                 let t = self
                     .rt
                     .block_on(self.db.create_table(TABLE, batch).execute())

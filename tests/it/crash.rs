@@ -196,3 +196,19 @@ fn hook_runs_do_not_pile_up_but_ask_the_holder_for_another_pass() {
         "late.rs"
     );
 }
+
+#[test]
+fn a_kill_during_the_first_chunk_write_leaves_a_store_that_still_opens() {
+    // What SIGKILL leaves when it lands while LanceDB creates the table: data files but no
+    // committed manifest. Found by the sigkill test on a slow machine; pinned down here.
+    let repo = TestRepo::with_files(&[("src/lib.rs", "pub fn parse_config_file() {}\n")]);
+    let partial = repo
+        .path()
+        .join(".git/codesearch/lance/code_chunks.lance/data");
+    std::fs::create_dir_all(&partial).unwrap();
+    std::fs::write(partial.join("half-written.lance"), b"\0\0\0").unwrap();
+    let status = repo.run_ok(&["status"], 0);
+    assert!(status.contains("0 indexed"), "{status}");
+    assert_eq!(repo.hit_paths("parse_config_file", &[]), ["src/lib.rs"]);
+    assert!(!partial.join("half-written.lance").exists());
+}
