@@ -1,13 +1,14 @@
 //! Cutting file text into chunks with exact line ranges: `text-splitter`'s CodeSplitter at
 //! syntax boundaries for languages with a grammar, its MarkdownSplitter for markdown, and
-//! its TextSplitter for the rest. Sizes are measured in cl100k tokens (tiktoken).
+//! its TextSplitter for the rest. Sizes are cl100k token counts, estimated by
+//! [`super::tokens`] (exact tiktoken BPE on every candidate section cost ~80% of indexing).
 
 use std::collections::HashMap;
 
 use text_splitter::{ChunkConfig, CodeSplitter, MarkdownSplitter, TextSplitter};
-use tiktoken_rs::CoreBPE;
 
 use super::lang::{self, Splitting};
+use super::tokens::ApproxTokens;
 
 /// A piece of a file.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,7 +21,7 @@ pub struct Chunk {
     pub text: String,
 }
 
-type Sizer = &'static CoreBPE;
+type Sizer = ApproxTokens;
 
 /// Reusable splitters (one per language), for one thread.
 pub struct Chunker {
@@ -31,7 +32,7 @@ pub struct Chunker {
 }
 
 fn config(max_tokens: usize) -> ChunkConfig<Sizer> {
-    ChunkConfig::new(max_tokens).with_sizer(tiktoken_rs::cl100k_base_singleton())
+    ChunkConfig::new(max_tokens).with_sizer(ApproxTokens)
 }
 
 impl Chunker {

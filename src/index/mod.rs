@@ -10,6 +10,7 @@ pub mod quality;
 pub mod run;
 pub mod scan;
 pub mod symbols;
+pub mod tokens;
 pub mod walk;
 
 use std::path::PathBuf;
