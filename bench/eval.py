@@ -7,17 +7,18 @@ Usage:
       [--modes hybrid,bm25] [--json out.json]
 
 For each item {id, repo, commit, query, gold_files} it checks the repository out at `commit`
-in one reusable worktree per repository (git worktree, no network; the bare git dir is
+in one reusable worktree per repository (written blob by blob, see `Tree`; no network; the bare git dir is
 `<mirrors>/<owner>+<name>/repo`), indexes it (one index per repository, so later commits cost
 only their changed content), runs `git codesearch --json` for the query in every mode, ranks
 files by their first hit, and scores file-level Recall@1/5/10, Hit@5 and MRR@10 against the
-gold files, per repository, per language and overall. The `git grep` baseline ranks files by
+gold files (plus nDCG@10), per repository, per language and overall. The `git grep` baseline ranks files by
 how many distinct query words they contain (then by total matches).
 """
 
 import argparse
 import collections
 import json
+import math
 import os
 import re
 import shutil
@@ -65,12 +66,74 @@ def score(ranked, gold):
     gold = set(gold)
     first = next((i + 1 for i, p in enumerate(ranked[:10]) if p in gold), None)
     rec = lambda k: len(gold & set(ranked[:k])) / len(gold)
+    dcg = sum(1.0 / math.log2(i + 2) for i, p in enumerate(ranked[:10]) if p in gold)
+    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(len(gold), 10)))
     return {"r1": rec(1), "r5": rec(5), "r10": rec(10), "hit5": float(first is not None and first <= 5),
-            "mrr10": 1.0 / first if first else 0.0}
+            "mrr10": 1.0 / first if first else 0.0, "ndcg10": dcg / ideal}
+
+
+def mirror_dir(mirrors, repo):
+    """The bare git dir of `repo` under `mirrors` (owner+name, matched case-insensitively)."""
+    want = repo.replace("/", "+").lower()
+    for name in os.listdir(mirrors):
+        if name.lower() == want:
+            return os.path.join(mirrors, name, "repo")
+    return None
+
+
+class Tree:
+    """A work tree kept at a commit by writing blobs from the object database.
+
+    Mirrors may lack their largest blobs, so `git checkout` can fail; this writes every blob
+    that exists (skipping absent ones, which are data files, not code), rewrites only files
+    whose blob changed since the previous commit, and points HEAD at the commit (detached).
+    """
+
+    def __init__(self, gitdir, wt):
+        self.gitdir, self.wt, self.files = gitdir, wt, {}
+        subprocess.run(["git", "--git-dir", gitdir, "worktree", "add", "-q", "--detach", "--no-checkout", wt],
+                       check=True)
+
+    def checkout(self, commit):
+        ls = subprocess.run(["git", "ls-tree", "-r", "-z", commit], cwd=self.wt, check=True,
+                            capture_output=True).stdout.decode("utf-8", "surrogateescape")
+        want = {}
+        for entry in filter(None, ls.split("\0")):
+            meta, path = entry.split("\t", 1)
+            mode, kind, oid = meta.split()
+            if kind == "blob" and mode != "120000":
+                want[path] = oid
+        for path in set(self.files) - set(want):
+            try:
+                os.remove(os.path.join(self.wt, path))
+            except FileNotFoundError:
+                pass
+        changed = [p for p, o in want.items() if self.files.get(p) != o]
+        if changed:
+            cat = subprocess.run(["git", "cat-file", "--batch"], cwd=self.wt, check=True, capture_output=True,
+                                 input="".join(want[p] + "\n" for p in changed).encode())
+            out, pos = cat.stdout, 0
+            for path in changed:
+                nl = out.index(b"\n", pos)
+                header = out[pos:nl].split()
+                pos = nl + 1
+                if header[-1] == b"missing":
+                    continue
+                size = int(header[2])
+                full = os.path.join(self.wt, path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                with open(full, "wb") as f:
+                    f.write(out[pos:pos + size])
+                pos += size + 1
+        self.files = want
+        subprocess.run(["git", "update-ref", "--no-deref", "HEAD", commit], cwd=self.wt, check=True)
+
+    def remove(self):
+        subprocess.run(["git", "--git-dir", self.gitdir, "worktree", "remove", "--force", self.wt])
 
 
 def mean_scores(rows):
-    keys = ["r1", "r5", "r10", "hit5", "mrr10"]
+    keys = ["r1", "r5", "r10", "hit5", "mrr10", "ndcg10"]
     return {k: round(statistics.mean(r[k] for r in rows), 3) for k in keys} | {"n": len(rows)}
 
 
@@ -82,6 +145,7 @@ def main():
     ap.add_argument("--repos")
     ap.add_argument("--modes", default="hybrid,bm25")
     ap.add_argument("--json")
+    ap.add_argument("--by-repo", action="store_true", help="also print one row group per repository")
     args = ap.parse_args()
     binary = os.path.abspath(args.bin)
     items = [json.loads(l) for l in open(args.set)]
@@ -98,13 +162,16 @@ def main():
     latencies = []
     try:
         for repo, its in sorted(by_repo.items()):
-            gitdir = os.path.join(args.mirrors, repo.replace("/", "+"), "repo")
+            gitdir = mirror_dir(args.mirrors, repo)
+            if gitdir is None:
+                print(f"skipping {repo}: no mirror under {args.mirrors}", flush=True)
+                continue
             wt = os.path.join(tmp, repo.replace("/", "+"))
             env = dict(os.environ, GIT_CODESEARCH_DIR=os.path.join(tmp, "index-" + repo.replace("/", "+")), NO_COLOR="1")
-            subprocess.run(["git", "--git-dir", gitdir, "worktree", "add", "-q", "--detach", wt, its[0]["commit"]], check=True)
+            tree = Tree(gitdir, wt)
             index_time[repo] = 0.0
             for it in sorted(its, key=lambda i: i["commit"]):
-                subprocess.run(["git", "checkout", "-q", "--detach", "-f", it["commit"]], cwd=wt, check=True)
+                tree.checkout(it["commit"])
                 t = time.perf_counter()
                 subprocess.run([binary, "index", "-q", "--resume"], cwd=wt, env=env, check=True)
                 index_time[repo] += time.perf_counter() - t
@@ -116,7 +183,7 @@ def main():
                     row[mode] = score(ranked, it["gold_files"])
                 row["git_grep"] = score(git_grep_rank(wt, it["query"]), it["gold_files"])
                 results.append(row)
-            subprocess.run(["git", "--git-dir", gitdir, "worktree", "remove", "--force", wt])
+            tree.remove()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     systems = modes + ["git_grep"]
@@ -128,12 +195,15 @@ def main():
         report[key] = {g: {s: mean_scores([r[s] for r in rows]) for s in systems} for g, rows in sorted(groups.items())}
     report["median_query_ms"] = round(statistics.median(latencies) * 1000, 1) if latencies else None
     report["index_seconds"] = {k: round(v, 1) for k, v in index_time.items()}
-    print("| group | system | n | R@1 | R@5 | R@10 | Hit@5 | MRR@10 |")
-    print("|---|---|---|---|---|---|---|---|")
-    for name, group in [("overall", report["overall"])] + list(report["by_language"].items()):
+    print("| group | system | n | R@1 | R@5 | R@10 | Hit@5 | MRR@10 | nDCG@10 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    groups = [("overall", report["overall"])] + list(report["by_language"].items())
+    if args.by_repo:
+        groups += list(report["by_repo"].items())
+    for name, group in groups:
         for s in systems:
             m = group[s]
-            print(f"| {name} | {s} | {m['n']} | {m['r1']} | {m['r5']} | {m['r10']} | {m['hit5']} | {m['mrr10']} |")
+            print(f"| {name} | {s} | {m['n']} | {m['r1']} | {m['r5']} | {m['r10']} | {m['hit5']} | {m['mrr10']} | {m['ndcg10']} |")
     print(f"median query latency: {report['median_query_ms']} ms; index seconds: {report['index_seconds']}")
     if args.json:
         with open(args.json, "w") as f:

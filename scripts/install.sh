@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Install git-codesearch on a fresh machine: build prerequisites, then the binary into
-# ~/.cargo/bin (so `git codesearch` works in any repository).
+# Install git-codesearch on a fresh machine: build prerequisites, the binary into
+# ~/.cargo/bin (so `git codesearch` works in any repository), the man page where `man` finds
+# it next to that bin dir (so `git help codesearch` and `git codesearch --help` work), and
+# shell completions into the user's completion directories.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo install --locked --path .
-echo "installed: $(command -v git-codesearch || echo ~/.cargo/bin/git-codesearch)"
+bin="$(command -v git-codesearch || echo "${CARGO_HOME:-$HOME/.cargo}/bin/git-codesearch")"
+prefix="$(dirname "$(dirname "$bin")")"
+data="${XDG_DATA_HOME:-$HOME/.local/share}"
+install -Dm644 man/git-codesearch.1 "$prefix/share/man/man1/git-codesearch.1"
+install -Dm644 completions/git-codesearch.bash "$data/bash-completion/completions/git-codesearch"
+install -Dm644 completions/_git-codesearch "$data/zsh/site-functions/_git-codesearch"
+install -Dm644 completions/git-codesearch.fish "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions/git-codesearch.fish"
+echo "installed: $bin, man page in $prefix/share/man, completions for bash, zsh, fish"

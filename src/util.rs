@@ -38,6 +38,22 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
         .unwrap_or(0)
 }
 
+/// When `GIT_CODESEARCH_TRACE` is set, print how long the process has run at `label` to
+/// stderr: a cheap way to see where a command spends its time without a profiler.
+pub fn trace(label: &str) {
+    use std::sync::OnceLock;
+    static START: OnceLock<Option<std::time::Instant>> = OnceLock::new();
+    let start = START.get_or_init(|| {
+        std::env::var_os("GIT_CODESEARCH_TRACE").map(|_| std::time::Instant::now())
+    });
+    if let Some(t) = start {
+        eprintln!(
+            "trace: {:>8.2} ms  {label}",
+            t.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

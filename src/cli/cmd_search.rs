@@ -5,13 +5,15 @@ use std::path::Path;
 
 use super::{cmd_index, render, ModeArg, Outcome, SearchArgs};
 use crate::git::BranchRef;
-use crate::search::{self, Mode, SearchError, SearchOptions};
+use crate::search::{self, budget, Mode, SearchError, SearchOptions};
 use crate::workspace::Workspace;
 use crate::Error;
 
 /// Run a search.
 pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
+    crate::util::trace("start");
     let ws = Workspace::open(dir)?;
+    crate::util::trace("workspace open");
     let query = search::prepare(&args.query.join(" "))?;
     let current = ws.branch()?;
     let branch = match &args.branch {
@@ -34,7 +36,9 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         cmd_index::index_now(&ws, args.quiet)?;
         db = ws.db()?;
     }
+    crate::util::trace("catalog open");
     let chunks = ws.chunk_store()?;
+    crate::util::trace("chunk store open");
     let opts = SearchOptions {
         limit: args.limit,
         path_glob: args.path.clone(),
@@ -47,29 +51,44 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         },
     };
     let result = search::search(&db, &chunks, &ws.config, &branch.key, query, &opts)?;
+    crate::util::trace("searched");
     if let (Some(reason), false, false) = (&result.degraded, args.quiet, args.json) {
         eprintln!("note: {reason}");
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let written = if args.json {
-        render::write_json(
+    let found = !result.hits.is_empty();
+    let degraded = result.degraded.as_deref();
+    let written = if args.files_only {
+        let files = budget::files(&result.hits);
+        render::write_files(&mut out, &files, &branch.key, degraded, args.json)
+    } else if let Some(max) = args.max_tokens {
+        let (hits, cut) = budget::fit(result.hits, max as usize);
+        let style = render::Style::Full { cut, max };
+        render::write_hits(
+            &mut out,
+            &hits,
+            &result.query,
+            &branch.key,
+            degraded,
+            args.json,
+            &style,
+        )
+    } else {
+        let style = render::Style::Snippet;
+        render::write_hits(
             &mut out,
             &result.hits,
             &result.query,
             &branch.key,
-            result.degraded.as_deref(),
-        )
-    } else {
-        render::write_text(
-            &mut out,
-            &result.hits,
-            &result.query,
-            render::color_stdout(),
+            degraded,
+            args.json,
+            &style,
         )
     };
     written.and_then(|_| out.flush()).map_err(Error::Output)?;
-    Ok(if result.hits.is_empty() {
+    crate::util::trace("printed");
+    Ok(if !found {
         Outcome::NotFound
     } else {
         Outcome::Found

@@ -2,6 +2,7 @@
 //! and the single place where errors are rendered and mapped to exit codes
 //! (0 hits / success, 1 no hits, 2 error, 130 interrupted).
 
+pub mod assets;
 pub mod cmd_index;
 pub mod cmd_search;
 pub mod cmd_status;
@@ -52,6 +53,14 @@ pub enum Command {
         #[command(subcommand)]
         action: HooksAction,
     },
+    /// Write the man page and shell completions (for packagers; the repository has them
+    /// under completions/).
+    #[command(hide = true)]
+    GenerateAssets {
+        /// Directory to write `completions/` into.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
+    },
 }
 
 /// `hooks` actions.
@@ -101,6 +110,13 @@ pub struct SearchArgs {
     /// One JSON object per hit on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Print ranked unique file paths only (like `rg -l`).
+    #[arg(short = 'l', long = "files-only", conflicts_with = "max_tokens")]
+    pub files_only: bool,
+    /// Print whole hits (not snippets) until about N tokens, trimming the last hit at a line
+    /// boundary and saying what was cut: a budget for coding agents.
+    #[arg(long = "max-tokens", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_tokens: Option<u32>,
     /// Do not build the index if the branch has none yet.
     #[arg(long = "no-index")]
     pub no_index: bool,
@@ -193,6 +209,12 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
         Some(Command::Status(args)) => cmd_status::run(&dir, &args),
         Some(Command::Gc) => cmd_status::gc(&dir),
         Some(Command::Hooks { action }) => cmd_index::hooks(&dir, &action),
+        Some(Command::GenerateAssets { out }) => {
+            for rel in assets::write_all(&dir.join(out)).map_err(Error::Output)? {
+                println!("{rel}");
+            }
+            Ok(Outcome::Found)
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 
+use crate::search::budget::{Cut, FileHit};
 use crate::search::query::Query;
 use crate::search::Hit;
 
@@ -93,12 +94,39 @@ fn highlight(line: &str, terms: &[String], color: bool) -> String {
     out
 }
 
-/// Write hits grep-style: `path:start-end  score  [sources]` then a numbered snippet.
+/// How much of each hit to print.
+#[derive(Debug, Clone)]
+pub enum Style {
+    /// A few best-matching lines per hit (for people).
+    Snippet,
+    /// Every line of each hit, fitted into a token budget (for agents).
+    Full { cut: Cut, max: u32 },
+}
+
+/// Write hits as text or JSON lines.
+pub fn write_hits(
+    out: &mut impl Write,
+    hits: &[Hit],
+    q: &Query,
+    branch: &str,
+    degraded: Option<&str>,
+    json: bool,
+    style: &Style,
+) -> std::io::Result<()> {
+    if json {
+        write_json(out, hits, q, branch, degraded, style)
+    } else {
+        write_text(out, hits, q, color_stdout(), style)
+    }
+}
+
+/// Write hits grep-style: `path:start-end  score  [sources]` then numbered lines.
 pub fn write_text(
     out: &mut impl Write,
     hits: &[Hit],
     q: &Query,
     color: bool,
+    style: &Style,
 ) -> std::io::Result<()> {
     for hit in hits {
         let sources: Vec<&str> = hit.sources.iter().map(|s| s.name()).collect();
@@ -116,29 +144,51 @@ pub fn write_text(
             hit.score,
             sources.join("+")
         )?;
-        for (n, line) in snippet(hit, q, SNIPPET_LINES) {
-            let line: String = line.chars().take(160).collect();
+        let lines = match style {
+            Style::Snippet => snippet(hit, q, SNIPPET_LINES),
+            Style::Full { .. } => &hit.lines[..],
+        };
+        for (n, line) in lines {
+            let line: String = match style {
+                Style::Snippet => line.chars().take(160).collect(),
+                Style::Full { .. } => line.clone(),
+            };
             writeln!(out, "{n:>6}│ {}", highlight(&line, &q.terms, color))?;
         }
         writeln!(out)?;
     }
+    if let Style::Full { cut, max } = style {
+        if !cut.is_empty() {
+            writeln!(out, "[{}]", cut_note(cut, *max))?;
+        }
+    }
     Ok(())
 }
 
-/// Write one JSON object per hit.
+/// What a `--max-tokens` budget left out, in words.
+pub fn cut_note(cut: &Cut, max: u32) -> String {
+    format!(
+        "--max-tokens {max}: {} more hit(s) left out, {} line(s) trimmed from the last hit",
+        cut.dropped_hits, cut.trimmed_lines
+    )
+}
+
+/// Write one JSON object per hit. With a budget, each object carries the hit's `content`;
+/// the hit trimmed by the budget has `"truncated": true`.
 pub fn write_json(
     out: &mut impl Write,
     hits: &[Hit],
     q: &Query,
     branch: &str,
     degraded: Option<&str>,
+    style: &Style,
 ) -> std::io::Result<()> {
-    for hit in hits {
+    for (i, hit) in hits.iter().enumerate() {
         let snippet: Vec<&str> = snippet(hit, q, SNIPPET_LINES)
             .iter()
             .map(|(_, l)| l.as_str())
             .collect();
-        let obj = serde_json::json!({
+        let mut obj = serde_json::json!({
             "version": JSON_VERSION,
             "path": hit.path,
             "start_line": hit.start_line,
@@ -150,7 +200,45 @@ pub fn write_json(
             "snippet": snippet.join("\n"),
             "degraded": degraded,
         });
+        if let Style::Full { cut, .. } = style {
+            let content: Vec<&str> = hit.lines.iter().map(|(_, l)| l.as_str()).collect();
+            obj["content"] = content.join("\n").into();
+            obj["truncated"] = (i + 1 == hits.len() && cut.trimmed_lines > 0).into();
+        }
         writeln!(out, "{obj}")?;
+    }
+    if let Style::Full { cut, max } = style {
+        if !cut.is_empty() {
+            eprintln!("note: {}", cut_note(cut, *max));
+        }
+    }
+    Ok(())
+}
+
+/// Write `--files-only` results: one path per line, or JSON objects with the best range.
+pub fn write_files(
+    out: &mut impl Write,
+    files: &[FileHit],
+    branch: &str,
+    degraded: Option<&str>,
+    json: bool,
+) -> std::io::Result<()> {
+    for f in files {
+        if json {
+            let obj = serde_json::json!({
+                "version": JSON_VERSION,
+                "path": f.path,
+                "score": f.score,
+                "start_line": f.best.0,
+                "end_line": f.best.1,
+                "hits": f.hits,
+                "branch": crate::git::display_key(branch),
+                "degraded": degraded,
+            });
+            writeln!(out, "{obj}")?;
+        } else {
+            writeln!(out, "{}", f.path)?;
+        }
     }
     Ok(())
 }

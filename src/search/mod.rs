@@ -3,6 +3,7 @@
 //! copied files are reported where they are on this branch), filter, favour recently edited
 //! files, merge overlapping chunks and cut to the limit.
 
+pub mod budget;
 pub mod fusion;
 pub mod query;
 pub mod retrieve;
@@ -172,6 +173,7 @@ pub fn search(
     if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
         let (found, _) = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
         lists.push((Source::Bm25, s.weights.bm25, found));
+        crate::util::trace("bm25 retrieved");
     }
     if matches!(opts.mode, Mode::Hybrid | Mode::Symbol) {
         let found = retrieve::symbols(db, chunks, branch, &q, n, lang)?;
@@ -181,6 +183,7 @@ pub fn search(
             s.weights.snippet
         };
         lists.push((Source::Symbol, weight, found));
+        crate::util::trace("symbols retrieved");
     }
     let hits = rank(db, branch, config, &lists, glob.as_ref(), limit)?;
     Ok(SearchResult {

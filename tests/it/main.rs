@@ -1,6 +1,8 @@
 //! Integration tests: real git repositories in temp dirs, the real binary, the real SQLite
 //! and LanceDB stores.
 
+mod agents;
+mod assets;
 mod bad_input;
 mod branches;
 mod common;
