@@ -31,6 +31,9 @@ _git__codesearch() {
             git__codesearch,index)
                 cmd="git__codesearch__subcmd__index"
                 ;;
+            git__codesearch,mcp)
+                cmd="git__codesearch__subcmd__mcp"
+                ;;
             git__codesearch,search)
                 cmd="git__codesearch__subcmd__search"
                 ;;
@@ -51,6 +54,9 @@ _git__codesearch() {
                 ;;
             git__codesearch__subcmd__help,index)
                 cmd="git__codesearch__subcmd__help__subcmd__index"
+                ;;
+            git__codesearch__subcmd__help,mcp)
+                cmd="git__codesearch__subcmd__help__subcmd__mcp"
                 ;;
             git__codesearch__subcmd__help,search)
                 cmd="git__codesearch__subcmd__help__subcmd__search"
@@ -89,7 +95,7 @@ _git__codesearch() {
 
     case "${cmd}" in
         git__codesearch)
-            opts="-C -n -l -q -h -V --limit --path --lang --branch --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc hooks generate-assets help"
+            opts="-C -n -l -q -h -V --limit --path --lang --branch --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc hooks mcp generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -175,7 +181,7 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__help)
-            opts="search index status gc hooks generate-assets help"
+            opts="search index status gc hooks mcp generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -273,6 +279,20 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__help__subcmd__index)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -426,6 +446,24 @@ _git__codesearch() {
             ;;
         git__codesearch__subcmd__index)
             opts="-q -C -h --dry-run --resume --restart --quiet --hook --json --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__mcp)
+            opts="-C -h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -12,7 +12,8 @@ use crate::workspace::Workspace;
 use crate::Error;
 
 /// How long a second `index` waits for the lock before naming the holder.
-const LOCK_WAIT: Duration = Duration::from_secs(30);
+/// How long an index run waits for another run's lock.
+pub const LOCK_WAIT: Duration = Duration::from_secs(30);
 
 /// Run `index`.
 pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
@@ -52,6 +53,17 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
         eprintln!("{}", summary(&report));
     }
     Ok(Outcome::Found)
+}
+
+/// Options for a run nobody watches (the MCP server): no progress, resume without asking.
+pub fn quiet_options(contention: Contention) -> IndexOptions {
+    IndexOptions {
+        dry_run: false,
+        resume: ResumeChoice::Resume,
+        progress: false,
+        verbose: false,
+        contention,
+    }
 }
 
 /// Index before a first search (progress on, resume without asking only if not a terminal).

@@ -6,6 +6,7 @@ pub mod assets;
 pub mod cmd_index;
 pub mod cmd_search;
 pub mod cmd_status;
+pub mod mcp;
 pub mod render;
 
 use std::io::Write;
@@ -53,6 +54,8 @@ pub enum Command {
         #[command(subcommand)]
         action: HooksAction,
     },
+    /// Serve the Model Context Protocol over stdio, for coding agents.
+    Mcp,
     /// Write the man page and shell completions (for packagers; the repository has them
     /// under completions/).
     #[command(hide = true)]
@@ -209,6 +212,10 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
         Some(Command::Status(args)) => cmd_status::run(&dir, &args),
         Some(Command::Gc) => cmd_status::gc(&dir),
         Some(Command::Hooks { action }) => cmd_index::hooks(&dir, &action),
+        Some(Command::Mcp) => {
+            let stdin = std::io::stdin();
+            mcp::serve(&dir, stdin.lock(), std::io::stdout()).map(|_| Outcome::Found)
+        }
         Some(Command::GenerateAssets { out }) => {
             for rel in assets::write_all(&dir.join(out)).map_err(Error::Output)? {
                 println!("{rel}");

@@ -70,6 +70,42 @@ impl Db {
         Ok(out)
     }
 
+    /// Definitions named `name` (case-insensitive; exact matches first, then names that
+    /// start with it) on `branch`, with the paths they are at there.
+    pub fn definitions(
+        &self,
+        branch: &str,
+        name: &str,
+        limit: usize,
+    ) -> Result<Vec<Definition>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT c.path, s.name, s.kind, s.start_line, s.end_line, s.signature, s.doc
+                 FROM snippets s JOIN catalog c ON c.content_hash = s.content_hash
+                 WHERE c.branch = ?1 AND c.skip_reason IS NULL
+                   AND s.name_lower >= ?2 AND s.name_lower < ?2 || char(1114111)
+                 ORDER BY s.name_lower != ?2, length(s.name), c.path, s.start_line
+                 LIMIT ?3",
+            )
+            .map_err(|e| self.err("look up definitions", e))?;
+        let rows = stmt
+            .query_map(params![branch, name.to_lowercase(), limit as i64], |r| {
+                Ok(Definition {
+                    path: r.get(0)?,
+                    name: r.get(1)?,
+                    kind: r.get(2)?,
+                    start_line: r.get(3)?,
+                    end_line: r.get(4)?,
+                    signature: r.get(5)?,
+                    doc: r.get(6)?,
+                })
+            })
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.err("look up definitions", e))?;
+        Ok(rows)
+    }
+
     /// The newest run of `branch`, if any (or of any branch, with `None`).
     pub fn last_run(&self, branch: Option<&str>) -> Result<Option<RunStats>, StoreError> {
         self.conn
@@ -134,4 +170,23 @@ impl Db {
             .map_err(|e| self.err("read catalog", e))?;
         Ok(v)
     }
+}
+
+/// A definition found by name, where it is on a branch.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Definition {
+    /// Path on the branch.
+    pub path: String,
+    /// Identifier.
+    pub name: String,
+    /// function, method, class, struct, trait, interface, …
+    pub kind: String,
+    /// First line (1-based).
+    pub start_line: u32,
+    /// Last line (inclusive).
+    pub end_line: u32,
+    /// The definition's first line(s).
+    pub signature: String,
+    /// Its doc comment, if any.
+    pub doc: Option<String>,
 }

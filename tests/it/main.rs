@@ -8,4 +8,5 @@ mod branches;
 mod common;
 mod crash;
 mod hooks;
+mod mcp;
 mod search;

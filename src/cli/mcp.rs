@@ -1,0 +1,350 @@
+//! `git codesearch mcp`: a Model Context Protocol server over stdio (JSON-RPC 2.0, one
+//! message per line) for coding agents. Tools: `code_search`, `symbol_lookup`,
+//! `index_status`, `reindex`. Written directly on serde_json: the protocol surface we need is
+//! four methods, smaller than an SDK and its async runtime plumbing.
+//!
+//! Every path the server returns comes from the catalog (relative to the work tree); a
+//! `path` filter that is absolute or climbs out with `..` is refused.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use super::cmd_index;
+use crate::index::lock::Contention;
+use crate::search::{self, budget, Mode, SearchOptions};
+use crate::workspace::Workspace;
+use crate::Error;
+
+/// Protocol revisions we speak; the newest is offered when the client asks for another.
+const PROTOCOLS: [&str; 3] = ["2025-06-18", "2025-03-26", "2024-11-05"];
+/// Most hits a `code_search` call may ask for.
+const MAX_LIMIT: u64 = 50;
+/// Token budget of a `code_search` answer unless the call sets `max_tokens`.
+const DEFAULT_BUDGET: u64 = 6000;
+
+/// Serve requests from `input` until it closes, answering on `output`.
+pub fn serve(dir: &Path, input: impl BufRead, mut output: impl Write) -> Result<(), Error> {
+    for line in input.lines() {
+        let line = line.map_err(Error::Output)?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Some(reply) = handle(dir, &line) {
+            writeln!(output, "{reply}").map_err(Error::Output)?;
+            output.flush().map_err(Error::Output)?;
+        }
+    }
+    Ok(())
+}
+
+/// Answer one message (`None` for notifications).
+fn handle(dir: &Path, line: &str) -> Option<Value> {
+    let msg: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => return Some(rpc_error(Value::Null, -32700, &format!("parse error: {e}"))),
+    };
+    let id = msg.get("id").cloned();
+    let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
+    let params = msg.get("params").cloned().unwrap_or(json!({}));
+    let id = id?; // notifications (initialized, cancelled, …) get no answer
+    let result = match method {
+        "initialize" => Ok(initialize(&params)),
+        "ping" => Ok(json!({})),
+        "tools/list" => Ok(json!({ "tools": tools() })),
+        "tools/call" => Ok(call(dir, &params)),
+        _ => Err((-32601, format!("method not found: {method}"))),
+    };
+    Some(match result {
+        Ok(r) => json!({"jsonrpc": "2.0", "id": id, "result": r}),
+        Err((code, m)) => rpc_error(id, code, &m),
+    })
+}
+
+fn rpc_error(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+fn initialize(params: &Value) -> Value {
+    let asked = params.get("protocolVersion").and_then(Value::as_str);
+    let version = asked
+        .filter(|v| PROTOCOLS.contains(v))
+        .unwrap_or(PROTOCOLS[0]);
+    json!({
+        "protocolVersion": version,
+        "capabilities": {"tools": {"listChanged": false}},
+        "serverInfo": {"name": "git-codesearch", "version": env!("CARGO_PKG_VERSION")},
+        "instructions": "Search this git repository's code (the checked-out branch). Use code_search with plain-language questions or identifiers; symbol_lookup for a definition by name.",
+    })
+}
+
+fn tools() -> Value {
+    json!([
+        {
+            "name": "code_search",
+            "description": "Ranked code chunks (path, line range, score, content) of the checked-out branch for a plain-language question or identifiers.",
+            "inputSchema": {"type": "object", "properties": {
+                "query": {"type": "string", "description": "what to look for"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
+                "path": {"type": "string", "description": "only paths matching this glob, relative to the repository, e.g. src/**/*.rs"},
+                "lang": {"type": "string", "description": "only this language: rust, python, go, java, typescript, javascript, c, cpp, …"},
+                "mode": {"type": "string", "enum": ["hybrid", "bm25", "vector", "symbol"], "default": "hybrid"},
+                "max_tokens": {"type": "integer", "minimum": 1, "default": DEFAULT_BUDGET}
+            }, "required": ["query"]}
+        },
+        {
+            "name": "symbol_lookup",
+            "description": "Definitions (functions, methods, classes, structs, traits) by name: exact matches first, then names starting with it; with path, lines, signature and doc comment.",
+            "inputSchema": {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10}
+            }, "required": ["name"]}
+        },
+        {
+            "name": "index_status",
+            "description": "What is indexed for the checked-out branch: files, chunks, symbols, last run.",
+            "inputSchema": {"type": "object", "properties": {}}
+        },
+        {
+            "name": "reindex",
+            "description": "Bring the index of the checked-out branch up to date with the work tree (only changed content is processed).",
+            "inputSchema": {"type": "object", "properties": {}}
+        }
+    ])
+}
+
+/// A tool's answer: text for the model, structured content for programs.
+fn tool_result(structured: Value, text: String, is_error: bool) -> Value {
+    json!({
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": structured,
+        "isError": is_error,
+    })
+}
+
+fn tool_error(message: String) -> Value {
+    json!({"content": [{"type": "text", "text": message}], "isError": true})
+}
+
+fn call(dir: &Path, params: &Value) -> Value {
+    let name = params.get("name").and_then(Value::as_str).unwrap_or("");
+    let args = params.get("arguments").cloned().unwrap_or(json!({}));
+    let outcome = match name {
+        "code_search" => code_search(dir, &args),
+        "symbol_lookup" => symbol_lookup(dir, &args),
+        "index_status" => index_status(dir),
+        "reindex" => reindex(dir),
+        _ => return tool_error(format!("unknown tool {name:?}")),
+    };
+    match outcome {
+        Ok(v) => v,
+        Err(ToolError::Bad(m)) => tool_error(m),
+        Err(ToolError::Failed(e)) => tool_error(e.render()),
+    }
+}
+
+enum ToolError {
+    /// The call's arguments are wrong.
+    Bad(String),
+    /// The work failed.
+    Failed(Error),
+}
+
+impl<E: Into<Error>> From<E> for ToolError {
+    fn from(e: E) -> Self {
+        ToolError::Failed(e.into())
+    }
+}
+
+fn str_arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
+    args.get(key).and_then(Value::as_str)
+}
+
+fn limit_arg(args: &Value, default: u64) -> Result<usize, ToolError> {
+    match args.get("limit") {
+        None | Some(Value::Null) => Ok(default as usize),
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(n as usize),
+            _ => Err(ToolError::Bad(format!(
+                "limit must be an integer from 1 to {MAX_LIMIT}"
+            ))),
+        },
+    }
+}
+
+/// A `path` filter must stay inside the repository: relative, without `..`.
+pub fn check_path_glob(glob: &str) -> Result<(), String> {
+    let escapes = glob.starts_with('/')
+        || glob.starts_with('\\')
+        || glob.chars().nth(1) == Some(':')
+        || glob.split(['/', '\\']).any(|part| part == "..");
+    if escapes {
+        Err(format!(
+            "path {glob:?} is outside the repository: give a glob relative to its top, without '..'"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Open the workspace and make sure the checked-out branch has an index.
+fn ready(dir: &Path) -> Result<(Workspace, String), ToolError> {
+    let ws = Workspace::open(dir)?;
+    let branch = ws.branch()?;
+    if !ws.db()?.branches()?.contains(&branch.key) {
+        let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
+        crate::index::run(&ws, &opts)?;
+    }
+    Ok((ws, branch.key))
+}
+
+fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
+    let query = str_arg(args, "query").ok_or_else(|| ToolError::Bad("query is required".into()))?;
+    let limit = limit_arg(args, 10)?;
+    let path = str_arg(args, "path").map(str::to_string);
+    if let Some(p) = &path {
+        check_path_glob(p).map_err(ToolError::Bad)?;
+    }
+    let mode = match str_arg(args, "mode").unwrap_or("hybrid") {
+        "hybrid" => Mode::Hybrid,
+        "bm25" => Mode::Bm25,
+        "vector" => Mode::Vector,
+        "symbol" => Mode::Symbol,
+        m => return Err(ToolError::Bad(format!("unknown mode {m:?}"))),
+    };
+    let budget_tokens = args
+        .get("max_tokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(DEFAULT_BUDGET);
+    let q = search::prepare(query)?;
+    let (ws, branch) = ready(dir)?;
+    let opts = SearchOptions {
+        limit: Some(limit),
+        path_glob: path,
+        lang: str_arg(args, "lang").map(str::to_string),
+        mode,
+    };
+    let db = ws.db()?;
+    let chunks = ws.chunk_store()?;
+    let result = search::search(&db, &chunks, &ws.config, &branch, q, &opts)?;
+    let (hits, cut) = budget::fit(result.hits, budget_tokens as usize);
+    let mut text = String::new();
+    let items: Vec<Value> = hits
+        .iter()
+        .map(|h| {
+            let content: Vec<&str> = h.lines.iter().map(|(_, l)| l.as_str()).collect();
+            let content = content.join("\n");
+            text.push_str(&format!(
+                "{}:{}-{} (score {:.4})\n{}\n\n",
+                h.path, h.start_line, h.end_line, h.score, content
+            ));
+            json!({"path": h.path, "start_line": h.start_line, "end_line": h.end_line,
+                   "score": h.score, "sources": h.sources, "language": h.language,
+                   "content": content})
+        })
+        .collect();
+    if items.is_empty() {
+        text.push_str("no hits\n");
+    }
+    if !cut.is_empty() {
+        text.push_str(&format!(
+            "[{}]\n",
+            super::render::cut_note(&cut, budget_tokens as u32)
+        ));
+    }
+    if let Some(d) = &result.degraded {
+        text.push_str(&format!("[note: {d}]\n"));
+    }
+    let structured = json!({"hits": items, "degraded": result.degraded,
+        "cut": {"dropped_hits": cut.dropped_hits, "trimmed_lines": cut.trimmed_lines}});
+    Ok(tool_result(structured, text, false))
+}
+
+fn symbol_lookup(dir: &Path, args: &Value) -> Result<Value, ToolError> {
+    let name = str_arg(args, "name")
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| ToolError::Bad("name is required".into()))?;
+    let limit = limit_arg(args, 10)?;
+    let (ws, branch) = ready(dir)?;
+    let defs = ws.db()?.definitions(&branch, name, limit)?;
+    let mut text = String::new();
+    for d in &defs {
+        text.push_str(&format!(
+            "{}:{}-{} {} {}\n    {}\n",
+            d.path, d.start_line, d.end_line, d.kind, d.name, d.signature
+        ));
+    }
+    if defs.is_empty() {
+        text.push_str(&format!("no definition named {name:?}\n"));
+    }
+    Ok(tool_result(json!({ "definitions": defs }), text, false))
+}
+
+fn index_status(dir: &Path) -> Result<Value, ToolError> {
+    let ws = Workspace::open(dir)?;
+    let branch = ws.branch()?;
+    let db = ws.db()?;
+    let [files, skipped, contents, chunks, symbols] = db.branch_counts(&branch.key)?;
+    let last = db.last_run(Some(&branch.key))?;
+    let v = json!({"branch": branch.display(), "indexed": last.is_some(), "files": files,
+        "skipped": skipped, "distinct_contents": contents, "chunks": chunks,
+        "symbols": symbols, "last_run": last});
+    let text = format!(
+        "branch {}: {files} files indexed ({skipped} skipped), {chunks} chunks, {symbols} symbols",
+        branch.display()
+    );
+    Ok(tool_result(v, text, false))
+}
+
+fn reindex(dir: &Path) -> Result<Value, ToolError> {
+    let ws = Workspace::open(dir)?;
+    let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
+    let report = crate::index::run(&ws, &opts)?;
+    let text = cmd_index::summary(&report);
+    let v = serde_json::to_value(&report.stats).unwrap_or(Value::Null);
+    Ok(tool_result(
+        json!({"stats": v, "deferred": report.deferred}),
+        text,
+        false,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_globs_must_stay_inside() {
+        assert!(check_path_glob("src/**/*.rs").is_ok());
+        assert!(check_path_glob("*.py").is_ok());
+        for bad in [
+            "../../etc/passwd",
+            "/etc/passwd",
+            "src/../../x",
+            "C:\\x",
+            "..\\x",
+        ] {
+            assert!(check_path_glob(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn protocol_basics_need_no_repository() {
+        let dir = std::env::temp_dir();
+        let init = handle(&dir, r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}"#).unwrap();
+        assert_eq!(init["result"]["protocolVersion"], "2024-11-05");
+        assert!(handle(
+            &dir,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
+        )
+        .is_none());
+        let list = handle(&dir, r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#).unwrap();
+        assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 4);
+        let bad = handle(&dir, r#"{"jsonrpc":"2.0","id":3,"method":"nope"}"#).unwrap();
+        assert_eq!(bad["error"]["code"], -32601);
+        let junk = handle(&dir, "{not json").unwrap();
+        assert_eq!(junk["error"]["code"], -32700);
+    }
+}
