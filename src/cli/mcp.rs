@@ -273,7 +273,12 @@ fn symbol_lookup(dir: &Path, args: &Value) -> Result<Value, ToolError> {
     for d in &defs {
         text.push_str(&format!(
             "{}:{}-{} {} {}\n    {}\n",
-            d.path, d.start_line, d.end_line, d.kind, d.name, d.signature
+            d.path,
+            d.symbol.start_line,
+            d.symbol.end_line,
+            d.symbol.kind,
+            d.symbol.name,
+            d.symbol.signature
         ));
     }
     if defs.is_empty() {

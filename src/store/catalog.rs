@@ -25,7 +25,7 @@ pub struct CatalogRow {
 }
 
 /// A definition found in some content.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Symbol {
     /// Identifier as written.
     pub name: String,

@@ -93,12 +93,14 @@ impl Db {
             .query_map(params![branch, name.to_lowercase(), limit as i64], |r| {
                 Ok(Definition {
                     path: r.get(0)?,
-                    name: r.get(1)?,
-                    kind: r.get(2)?,
-                    start_line: r.get(3)?,
-                    end_line: r.get(4)?,
-                    signature: r.get(5)?,
-                    doc: r.get(6)?,
+                    symbol: super::catalog::Symbol {
+                        name: r.get(1)?,
+                        kind: r.get(2)?,
+                        start_line: r.get(3)?,
+                        end_line: r.get(4)?,
+                        signature: r.get(5)?,
+                        doc: r.get(6)?,
+                    },
                 })
             })
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
@@ -177,16 +179,7 @@ impl Db {
 pub struct Definition {
     /// Path on the branch.
     pub path: String,
-    /// Identifier.
-    pub name: String,
-    /// function, method, class, struct, trait, interface, …
-    pub kind: String,
-    /// First line (1-based).
-    pub start_line: u32,
-    /// Last line (inclusive).
-    pub end_line: u32,
-    /// The definition's first line(s).
-    pub signature: String,
-    /// Its doc comment, if any.
-    pub doc: Option<String>,
+    /// The definition.
+    #[serde(flatten)]
+    pub symbol: super::catalog::Symbol,
 }
