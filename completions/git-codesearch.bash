@@ -16,6 +16,9 @@ _git__codesearch() {
             ",$1")
                 cmd="git__codesearch"
                 ;;
+            git__codesearch,doctor)
+                cmd="git__codesearch__subcmd__doctor"
+                ;;
             git__codesearch,gc)
                 cmd="git__codesearch__subcmd__gc"
                 ;;
@@ -39,6 +42,9 @@ _git__codesearch() {
                 ;;
             git__codesearch,status)
                 cmd="git__codesearch__subcmd__status"
+                ;;
+            git__codesearch__subcmd__help,doctor)
+                cmd="git__codesearch__subcmd__help__subcmd__doctor"
                 ;;
             git__codesearch__subcmd__help,gc)
                 cmd="git__codesearch__subcmd__help__subcmd__gc"
@@ -95,7 +101,7 @@ _git__codesearch() {
 
     case "${cmd}" in
         git__codesearch)
-            opts="-C -n -l -q -h -V --limit --path --lang --branch --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc hooks mcp generate-assets help"
+            opts="-C -n -l -q -h -V --limit --path --lang --branch --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks mcp generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -130,6 +136,24 @@ _git__codesearch() {
                     return 0
                     ;;
                 --max-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__doctor)
+            opts="-C -h --repair --json --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -181,8 +205,22 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__help)
-            opts="search index status gc hooks mcp generate-assets help"
+            opts="search index status gc doctor hooks mcp generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -44,6 +44,7 @@ complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "search" 
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "index" -d 'Build or update the index of the checked-out branch'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "status" -d 'Show what is indexed'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "gc" -d 'Drop branches that no longer exist and content no branch uses'
+complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "doctor" -d 'Check the index for damage, stale locks and interrupted runs; --repair fixes them'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "hooks" -d 'Install or remove the git hooks that keep the index fresh'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "mcp" -d 'Serve the Model Context Protocol over stdio, for coding agents'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "generate-assets" -d 'Write the man page and shell completions (for packagers; the repository has them under completions/)'
@@ -78,6 +79,10 @@ complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand status" -l
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand status" -s h -l help -d 'Print help'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand gc" -s C -d 'Run as if started in this directory' -r -F
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand gc" -s h -l help -d 'Print help'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand doctor" -s C -d 'Run as if started in this directory' -r -F
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand doctor" -l repair -d 'Fix what was found (rebuilding the index from the work tree if it is badly damaged)'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand doctor" -l json -d 'Print as JSON'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -s C -d 'Run as if started in this directory' -r -F
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -s h -l help -d 'Print help'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -f -a "install" -d 'Write post-checkout, post-merge and post-rewrite hooks (chaining existing ones)'
@@ -95,13 +100,14 @@ complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand mcp" -s h 
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand generate-assets" -l out -d 'Directory to write `completions/` into' -r -F
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand generate-assets" -s C -d 'Run as if started in this directory' -r -F
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand generate-assets" -s h -l help -d 'Print help'
-complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc hooks mcp generate-assets help" -f -a "search" -d 'Search (the default; use it to search for a word that is also a command name)'
-complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc hooks mcp generate-assets help" -f -a "index" -d 'Build or update the index of the checked-out branch'
-complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc hooks mcp generate-assets help" -f -a "status" -d 'Show what is indexed'
-complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc hooks mcp generate-assets help" -f -a "gc" -d 'Drop branches that no longer exist and content no branch uses'
-complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc hooks mcp generate-assets help" -f -a "hooks" -d 'Install or remove the git hooks that keep the index fresh'
-complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc hooks mcp generate-assets help" -f -a "mcp" -d 'Serve the Model Context Protocol over stdio, for coding agents'
-complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc hooks mcp generate-assets help" -f -a "generate-assets" -d 'Write the man page and shell completions (for packagers; the repository has them under completions/)'
-complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc hooks mcp generate-assets help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc doctor hooks mcp generate-assets help" -f -a "search" -d 'Search (the default; use it to search for a word that is also a command name)'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc doctor hooks mcp generate-assets help" -f -a "index" -d 'Build or update the index of the checked-out branch'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc doctor hooks mcp generate-assets help" -f -a "status" -d 'Show what is indexed'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc doctor hooks mcp generate-assets help" -f -a "gc" -d 'Drop branches that no longer exist and content no branch uses'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc doctor hooks mcp generate-assets help" -f -a "doctor" -d 'Check the index for damage, stale locks and interrupted runs; --repair fixes them'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc doctor hooks mcp generate-assets help" -f -a "hooks" -d 'Install or remove the git hooks that keep the index fresh'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc doctor hooks mcp generate-assets help" -f -a "mcp" -d 'Serve the Model Context Protocol over stdio, for coding agents'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc doctor hooks mcp generate-assets help" -f -a "generate-assets" -d 'Write the man page and shell completions (for packagers; the repository has them under completions/)'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and not __fish_seen_subcommand_from search index status gc doctor hooks mcp generate-assets help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "install" -d 'Write post-checkout, post-merge and post-rewrite hooks (chaining existing ones)'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "uninstall" -d 'Remove our hooks and restore the ones they replaced'

@@ -38,6 +38,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
     }
     crate::util::trace("catalog open");
     let chunks = ws.chunk_store()?;
+    chunks.ensure_present(db.count_with_chunks()?)?;
     crate::util::trace("chunk store open");
     let opts = SearchOptions {
         limit: args.limit,

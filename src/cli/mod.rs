@@ -3,6 +3,7 @@
 //! (0 hits / success, 1 no hits, 2 error, 130 interrupted).
 
 pub mod assets;
+pub mod cmd_doctor;
 pub mod cmd_index;
 pub mod cmd_search;
 pub mod cmd_status;
@@ -48,6 +49,8 @@ pub enum Command {
     Status(StatusArgs),
     /// Drop branches that no longer exist and content no branch uses.
     Gc,
+    /// Check the index for damage, stale locks and interrupted runs; --repair fixes them.
+    Doctor(DoctorArgs),
     /// Install or remove the git hooks that keep the index fresh.
     Hooks {
         /// install or uninstall.
@@ -165,6 +168,17 @@ pub struct StatusArgs {
     pub branch: Option<String>,
 }
 
+/// `doctor` arguments.
+#[derive(Debug, Args, Default)]
+pub struct DoctorArgs {
+    /// Fix what was found (rebuilding the index from the work tree if it is badly damaged).
+    #[arg(long)]
+    pub repair: bool,
+    /// Print as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// What a successful command found, for the exit code.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Outcome {
@@ -211,6 +225,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
         Some(Command::Index(args)) => cmd_index::run(&dir, &args),
         Some(Command::Status(args)) => cmd_status::run(&dir, &args),
         Some(Command::Gc) => cmd_status::gc(&dir),
+        Some(Command::Doctor(args)) => cmd_doctor::run(&dir, &args),
         Some(Command::Hooks { action }) => cmd_index::hooks(&dir, &action),
         Some(Command::Mcp) => {
             let stdin = std::io::stdin();

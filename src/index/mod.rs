@@ -3,6 +3,7 @@
 //! and symbols for content never seen, and commit the branch's membership atomically.
 
 pub mod chunk;
+pub mod doctor;
 pub mod lang;
 pub mod lock;
 pub mod plan;

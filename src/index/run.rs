@@ -104,6 +104,7 @@ fn run_locked(
     opts: &IndexOptions,
 ) -> Result<IndexReport, IndexError> {
     let mut chunks = ws.chunk_store()?;
+    chunks.ensure_present(db.count_with_chunks()?)?;
     handle_interrupted(db, &chunks, opts)?;
     if !opts.dry_run && !chunks.fts_matches(ws.config.search.stemming)? {
         // The stemming setting changed: rebuild the full-text index to match.

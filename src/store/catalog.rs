@@ -192,7 +192,7 @@ impl Db {
         Ok(v)
     }
 
-    fn string_set<P: rusqlite::Params>(
+    pub(crate) fn string_set<P: rusqlite::Params>(
         &self,
         sql: &str,
         params: P,

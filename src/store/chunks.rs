@@ -146,6 +146,24 @@ impl ChunkStore {
         })
     }
 
+    /// Fail when the catalog expects chunks (`expected` contents have some) but the table
+    /// is gone: searching would silently miss everything, and indexing would never
+    /// recompute content it believes is stored.
+    pub fn ensure_present(&self, expected: usize) -> Result<(), StoreError> {
+        if self.table.is_none() && expected > 0 {
+            return Err(StoreError::ChunksMissing {
+                path: self.path.clone(),
+                expected,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether the chunk table exists (with a committed version).
+    pub fn has_table(&self) -> bool {
+        self.table.is_some()
+    }
+
     /// Where the store lives.
     pub fn path(&self) -> &Path {
         &self.path

@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod chunks;
+pub mod health;
 pub mod lookup;
 pub mod sqlite;
 pub mod state;
@@ -45,6 +46,9 @@ pub enum StoreError {
         #[source]
         source: rusqlite::Error,
     },
+    /// The chunk table is gone while the catalog says chunks are stored.
+    #[error("chunk store {path} has lost its table: {expected} indexed contents have no chunks")]
+    ChunksMissing { path: PathBuf, expected: usize },
     /// The index was written by a newer git-codesearch; we never modify it.
     #[error("index at {path} has schema version {found}, newer than this git-codesearch supports ({supported})")]
     TooNew {
@@ -73,16 +77,16 @@ impl StoreError {
                 "check that {} is readable and writable, or point {DIR_ENV} elsewhere",
                 path.display()
             )),
-            StoreError::Corrupt { path, .. } => Some(format!(
-                "the index can be rebuilt from the work tree: remove {} and run `git codesearch index`",
-                path.parent().unwrap_or(path).display()
-            )),
+            StoreError::Corrupt { .. } => Some(
+                "run `git codesearch doctor --repair` (it rebuilds the index from the work tree)"
+                    .into(),
+            ),
             StoreError::TooNew { .. } => Some(
                 "upgrade git-codesearch (cargo install --path . in a newer checkout), or point GIT_CODESEARCH_DIR at another directory".into(),
             ),
-            StoreError::Lance { .. } | StoreError::Shape { .. } => Some(
-                "if this persists, remove the index directory and run `git codesearch index`".into(),
-            ),
+            StoreError::Lance { .. } | StoreError::Shape { .. } | StoreError::ChunksMissing { .. } => {
+                Some("run `git codesearch doctor --repair`".into())
+            }
             StoreError::Sqlite { source, .. } if is_busy(source) => Some(
                 "another git-codesearch process holds the database; try again in a moment".into(),
             ),

@@ -7,6 +7,7 @@ mod bad_input;
 mod branches;
 mod common;
 mod crash;
+mod doctor;
 mod hooks;
 mod mcp;
 mod search;

@@ -1,0 +1,396 @@
+//! `git codesearch doctor`: find what is wrong with an index and repair it.
+//!
+//! Checks: the SQLite file (opens, schema version, `PRAGMA integrity_check`, expected
+//! tables), the LanceDB chunk table (opens, readable), catalog vs chunks (orphan chunks,
+//! content without chunks, files that look indexed but have no content, orphan symbols), the
+//! full-text index, stale locks, an interrupted run, and a sample of indexed files that must
+//! still exist in the work tree. Each finding names a repair; severe damage is repaired by
+//! rebuilding the index from the work tree (it is derived data: nothing is lost). An index
+//! written by a newer version is reported and never modified.
+
+use std::collections::HashSet;
+
+use super::lock::{self, Contention};
+use super::run::{IndexOptions, ResumeChoice};
+use super::IndexError;
+use crate::store::{ChunkStore, Db, StoreError};
+use crate::workspace::{Workspace, DB_FILE, LANCE_DIR};
+
+/// How bad a finding (or the whole index) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Nothing to do.
+    Healthy,
+    /// Search works but may be stale or slower; repair is cheap.
+    Degraded,
+    /// Search may return wrong or missing results until repaired.
+    Corrupted,
+}
+
+/// What `--repair` does about a finding.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "action", content = "hashes")]
+pub enum Repair {
+    /// Nothing can or should be done here (e.g. an index from a newer version).
+    Refuse,
+    /// Delete the lock row of a process that is gone.
+    ReleaseLock,
+    /// Finish the interrupted run.
+    Resume,
+    /// Delete chunks no stored content owns.
+    DropOrphanChunks(Vec<String>),
+    /// Forget content whose chunks are missing, so the next run computes it again.
+    Forget(Vec<String>),
+    /// Delete symbols no stored content owns.
+    DropOrphanSymbols,
+    /// Rebuild the full-text index.
+    RebuildFts,
+    /// Bring the branch's index up to date with the work tree.
+    Reindex,
+    /// Throw the index away and build it again from the work tree.
+    Rebuild,
+}
+
+/// One problem found.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Finding {
+    /// How bad it is.
+    pub severity: Severity,
+    /// What is wrong, in words.
+    pub problem: String,
+    /// What `--repair` does.
+    pub repair: Repair,
+}
+
+/// Everything the health check found.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Health {
+    /// Problems, worst first.
+    pub findings: Vec<Finding>,
+    /// Facts worth showing that are not problems.
+    pub notes: Vec<String>,
+}
+
+impl Health {
+    /// The worst severity found.
+    pub fn severity(&self) -> Severity {
+        self.findings
+            .iter()
+            .map(|f| f.severity)
+            .max()
+            .unwrap_or(Severity::Healthy)
+    }
+
+    fn add(&mut self, severity: Severity, problem: String, repair: Repair) {
+        self.findings.push(Finding {
+            severity,
+            problem,
+            repair,
+        });
+    }
+}
+
+/// How long a repair waits for a running index run to finish.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Files sampled to see whether the index still matches the work tree.
+const SAMPLE: usize = 200;
+
+/// Run every check. Never modifies anything.
+pub fn check(ws: &Workspace) -> Result<Health, IndexError> {
+    let mut h = Health::default();
+    if !ws.has_index() {
+        h.notes
+            .push("no index yet: `git codesearch index` builds it".into());
+        return Ok(h);
+    }
+    let db = match ws.db() {
+        Ok(db) => db,
+        Err(e) => return severe(h, e),
+    };
+    match check_sqlite(&db, &mut h) {
+        Ok(true) => {}
+        Ok(false) => return Ok(h),
+        Err(e) => return severe(h, e),
+    }
+    let chunks = match ws.chunk_store() {
+        Ok(c) => c,
+        Err(e) => {
+            let problem = format!("the chunk store cannot be opened: {}", chain(&e));
+            h.add(Severity::Corrupted, problem, Repair::Rebuild);
+            return Ok(h);
+        }
+    };
+    if let Err(e) = check_consistency(&db, &chunks, &mut h) {
+        return severe(h, e);
+    }
+    let stemming = ws.config.search.stemming;
+    match chunks.fts_matches(stemming) {
+        Ok(true) => {}
+        Ok(false) => h.add(
+            Severity::Degraded,
+            "the full-text index is missing or built for another stemming setting".into(),
+            Repair::RebuildFts,
+        ),
+        Err(e) => return severe(h, e),
+    }
+    check_runs(&db, &mut h)?;
+    check_work_tree(ws, &db, &mut h)?;
+    h.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    Ok(h)
+}
+
+/// A store error found while checking: the index is damaged beyond targeted repair, except
+/// when it is too new (then it is never touched).
+fn severe(mut h: Health, e: StoreError) -> Result<Health, IndexError> {
+    match e {
+        StoreError::TooNew { .. } => h.add(Severity::Corrupted, e.to_string(), Repair::Refuse),
+        StoreError::Dir { .. } => return Err(e.into()),
+        _ => h.add(Severity::Corrupted, chain(&e), Repair::Rebuild),
+    }
+    Ok(h)
+}
+
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
+/// Integrity and schema. Returns false when the database is too damaged to look further.
+fn check_sqlite(db: &Db, h: &mut Health) -> Result<bool, StoreError> {
+    let problems = db.integrity_problems()?;
+    if !problems.is_empty() {
+        let first: Vec<&str> = problems.iter().take(3).map(String::as_str).collect();
+        h.add(
+            Severity::Corrupted,
+            format!("SQLite integrity check failed: {}", first.join("; ")),
+            Repair::Rebuild,
+        );
+        return Ok(false);
+    }
+    let missing = db.missing_schema_objects()?;
+    if !missing.is_empty() {
+        h.add(
+            Severity::Corrupted,
+            format!("tables missing from the database: {}", missing.join(", ")),
+            Repair::Rebuild,
+        );
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Catalog, content, symbols and chunks agree.
+fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(), StoreError> {
+    let stored: HashSet<String> = chunks.hashes()?;
+    let known = db.computed_hashes()?;
+    let with_chunks = db.hashes_with_chunks()?;
+    if !with_chunks.is_empty() && !chunks.has_table() {
+        h.add(
+            Severity::Corrupted,
+            format!(
+                "the chunk table is gone but {} contents should have chunks",
+                with_chunks.len()
+            ),
+            Repair::Rebuild,
+        );
+        return Ok(());
+    }
+    let mut orphans: Vec<String> = stored.difference(&known).cloned().collect();
+    orphans.sort();
+    if !orphans.is_empty() {
+        h.add(
+            Severity::Degraded,
+            format!(
+                "{} chunk groups belong to no stored content (left by an interrupted run)",
+                orphans.len()
+            ),
+            Repair::DropOrphanChunks(orphans),
+        );
+    }
+    let mut lost: Vec<String> = with_chunks.difference(&stored).cloned().collect();
+    lost.extend(db.catalog_without_content()?);
+    lost.sort();
+    lost.dedup();
+    if !lost.is_empty() {
+        h.add(
+            Severity::Corrupted,
+            format!(
+                "{} indexed contents have no chunks: their files cannot be found by search",
+                lost.len()
+            ),
+            Repair::Forget(lost),
+        );
+    }
+    let orphan_symbols = db.orphan_symbol_count()?;
+    if orphan_symbols > 0 {
+        h.add(
+            Severity::Degraded,
+            format!("{orphan_symbols} symbols belong to no stored content"),
+            Repair::DropOrphanSymbols,
+        );
+    }
+    Ok(())
+}
+
+/// Locks and interrupted runs.
+fn check_runs(db: &Db, h: &mut Health) -> Result<(), IndexError> {
+    let holder = db.lock_holder()?;
+    let live = match &holder {
+        Some(l) if l.expires_at < crate::util::unix_now() || lock::is_dead(l) => {
+            h.add(
+                Severity::Degraded,
+                format!(
+                    "stale index lock of pid {} on {} (the process is gone)",
+                    l.pid, l.host
+                ),
+                Repair::ReleaseLock,
+            );
+            false
+        }
+        Some(l) => {
+            h.notes.push(format!(
+                "an index run is in progress: pid {} on {}",
+                l.pid, l.host
+            ));
+            true
+        }
+        None => false,
+    };
+    if let (Some(c), false) = (db.checkpoint()?, live) {
+        h.add(
+            Severity::Degraded,
+            format!(
+                "an index run was interrupted in phase {} at {}/{} files",
+                c.phase, c.done, c.total
+            ),
+            Repair::Resume,
+        );
+    }
+    Ok(())
+}
+
+/// A sample of indexed files must still exist in the work tree.
+fn check_work_tree(ws: &Workspace, db: &Db, h: &mut Health) -> Result<(), IndexError> {
+    let branch = ws.repo.branch()?;
+    let sample = db.sample_paths(&branch.key, SAMPLE)?;
+    let gone = sample
+        .iter()
+        .filter(|p| std::fs::symlink_metadata(ws.workdir.join(p)).is_err())
+        .count();
+    if gone > 0 {
+        h.add(
+            Severity::Degraded,
+            format!(
+                "{gone} of {} sampled indexed files are gone from the work tree: the index of {} is out of date",
+                sample.len(),
+                branch.display()
+            ),
+            Repair::Reindex,
+        );
+    }
+    Ok(())
+}
+
+/// Apply the repairs of `health`. Returns what was done, in words.
+pub fn repair(ws: &Workspace, health: &Health) -> Result<Vec<String>, IndexError> {
+    let mut done = Vec::new();
+    let repairs: Vec<&Repair> = health.findings.iter().map(|f| &f.repair).collect();
+    if repairs.contains(&&Repair::Refuse) {
+        return Ok(done);
+    }
+    let mut reindex = false;
+    if repairs.contains(&&Repair::Rebuild) {
+        wipe(ws)?;
+        done.push(format!(
+            "removed the damaged index in {}",
+            ws.index_dir.display()
+        ));
+        reindex = true;
+    } else {
+        let mut db = ws.db()?;
+        if repairs.contains(&&Repair::ReleaseLock) {
+            db.break_lock()?;
+            done.push("released the stale lock".into());
+        }
+        let me = lock::me();
+        lock::acquire(&mut db, &me, Contention::Wait(LOCK_WAIT), |_| {})?;
+        let result = targeted(ws, &db, &repairs, &mut done);
+        db.unlock(&me)?;
+        reindex = result? || reindex;
+    }
+    if reindex {
+        let opts = IndexOptions {
+            dry_run: false,
+            resume: ResumeChoice::Resume,
+            progress: false,
+            verbose: false,
+            contention: Contention::Wait(LOCK_WAIT),
+        };
+        super::run(ws, &opts)?;
+        done.push("brought the index of the checked-out branch up to date".into());
+    }
+    Ok(done)
+}
+
+/// Repairs done under the lock. Returns whether an index run must follow.
+fn targeted(
+    ws: &Workspace,
+    db: &Db,
+    repairs: &[&Repair],
+    done: &mut Vec<String>,
+) -> Result<bool, IndexError> {
+    let chunks = ws.chunk_store()?;
+    let mut reindex = false;
+    for r in repairs {
+        match r {
+            Repair::DropOrphanChunks(hashes) => {
+                chunks.delete_hashes(hashes)?;
+                done.push(format!("deleted {} orphan chunk groups", hashes.len()));
+            }
+            Repair::Forget(hashes) => {
+                chunks.delete_hashes(hashes)?;
+                db.forget_content(hashes)?;
+                done.push(format!("forgot {} contents to compute again", hashes.len()));
+                reindex = true;
+            }
+            Repair::DropOrphanSymbols => {
+                let n = db.drop_orphan_symbols()?;
+                if n > 0 {
+                    done.push(format!("deleted {n} orphan symbols"));
+                }
+            }
+            Repair::RebuildFts => {
+                chunks.refresh_fts(ws.config.search.stemming)?;
+                done.push("rebuilt the full-text index".into());
+            }
+            Repair::Resume | Repair::Reindex => reindex = true,
+            Repair::ReleaseLock | Repair::Refuse | Repair::Rebuild => {}
+        }
+    }
+    Ok(reindex)
+}
+
+/// Remove our files from the index directory (not the directory: it may be the user's).
+fn wipe(ws: &Workspace) -> Result<(), IndexError> {
+    let dir = &ws.index_dir;
+    let io = |path: std::path::PathBuf, e| StoreError::Dir { path, source: e };
+    let lance = dir.join(LANCE_DIR);
+    if lance.exists() {
+        std::fs::remove_dir_all(&lance).map_err(|e| io(lance.clone(), e))?;
+    }
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let f = dir.join(format!("{DB_FILE}{suffix}"));
+        if f.exists() {
+            std::fs::remove_file(&f).map_err(|e| io(f.clone(), e))?;
+        }
+    }
+    Ok(())
+}

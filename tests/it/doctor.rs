@@ -1,0 +1,172 @@
+//! `doctor` finds and repairs damage: a garbled or truncated SQLite file, a deleted LanceDB
+//! directory, a lock held by a dead process, content whose rows were lost; and refuses to
+//! touch an index written by a newer version.
+
+use std::path::PathBuf;
+
+use crate::common::TestRepo;
+use crate::search::fixture;
+
+fn index_dir(repo: &TestRepo) -> PathBuf {
+    repo.path().join(".git/codesearch")
+}
+
+fn sql(repo: &TestRepo, statement: &str) {
+    let conn = rusqlite::Connection::open(index_dir(repo).join("meta.sqlite")).unwrap();
+    conn.execute_batch(statement).unwrap();
+}
+
+fn indexed() -> (TestRepo, Vec<String>) {
+    let repo = fixture();
+    repo.index(&[]);
+    let before = repo.hit_paths("retry failed uploads", &["--no-index"]);
+    assert_eq!(before[0], "app/upload.py");
+    let out = repo.run_ok(&["doctor"], 0);
+    assert!(out.contains("Healthy"), "{out}");
+    (repo, before)
+}
+
+/// Damage the index, check that search and index say to run doctor (when `must_fail`), that doctor reports `word`,
+/// and that `doctor --repair` brings back the same results.
+fn damaged_then_repaired(damage: impl Fn(&TestRepo), word: &str, must_fail: bool) {
+    let (repo, before) = indexed();
+    damage(&repo);
+    let out = repo.run(&["search", "--no-index", "retry failed uploads"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    if must_fail {
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("doctor --repair"), "{err}");
+        let out = repo.run(&["index"]);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "index must not build on a damaged index"
+        );
+    }
+    let report = repo.run_ok(&["doctor"], 1);
+    assert!(
+        report.contains(word) && report.contains("--repair"),
+        "{report}"
+    );
+    let fixed = repo.run_ok(&["doctor", "--repair"], 0);
+    assert!(fixed.contains("after repair: Healthy"), "{fixed}");
+    assert_eq!(
+        repo.hit_paths("retry failed uploads", &["--no-index"]),
+        before
+    );
+    repo.run_ok(&["doctor"], 0);
+}
+
+#[test]
+fn garbled_sqlite_is_rebuilt() {
+    damaged_then_repaired(
+        |repo| {
+            let db = index_dir(repo).join("meta.sqlite");
+            let _ = std::fs::remove_file(index_dir(repo).join("meta.sqlite-wal"));
+            let _ = std::fs::remove_file(index_dir(repo).join("meta.sqlite-shm"));
+            let mut bytes = std::fs::read(&db).unwrap();
+            for b in bytes.iter_mut().skip(100).step_by(7) {
+                *b ^= 0x5a;
+            }
+            std::fs::write(&db, bytes).unwrap();
+        },
+        "Corrupted",
+        true,
+    );
+}
+
+#[test]
+fn truncated_sqlite_is_rebuilt() {
+    damaged_then_repaired(
+        |repo| {
+            sql(repo, "PRAGMA wal_checkpoint(TRUNCATE);");
+            let db = index_dir(repo).join("meta.sqlite");
+            let len = std::fs::metadata(&db).unwrap().len();
+            let f = std::fs::OpenOptions::new().write(true).open(&db).unwrap();
+            f.set_len(len / 3).unwrap();
+        },
+        "Corrupted",
+        true,
+    );
+}
+
+#[test]
+fn deleted_lancedb_directory_is_rebuilt() {
+    damaged_then_repaired(
+        |repo| std::fs::remove_dir_all(index_dir(repo).join("lance")).unwrap(),
+        "chunk table is gone",
+        true,
+    );
+}
+
+#[test]
+fn lost_content_rows_are_computed_again() {
+    damaged_then_repaired(
+        |repo| {
+            sql(
+                repo,
+                "DELETE FROM content WHERE content_hash IN
+                   (SELECT content_hash FROM catalog WHERE path = 'app/upload.py');",
+            )
+        },
+        "have no chunks",
+        false,
+    );
+}
+
+#[test]
+fn a_lock_of_a_dead_process_is_released() {
+    let (repo, _) = indexed();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default();
+    sql(
+        &repo,
+        &format!(
+            "INSERT OR REPLACE INTO index_lock (id, pid, pid_start, host, acquired_at, expires_at, rerun)
+             VALUES (1, 4000000, '1', '{host}', 0, 4102444800, 0);"
+        ),
+    );
+    let report = repo.run_ok(&["doctor", "--json"], 1);
+    let v: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(v["status"], "degraded", "{v}");
+    assert_eq!(v["findings"][0]["repair"]["action"], "release_lock", "{v}");
+    let fixed = repo.run_ok(&["doctor", "--repair"], 0);
+    assert!(fixed.contains("released the stale lock"), "{fixed}");
+}
+
+#[test]
+fn an_index_from_a_newer_version_is_refused_and_untouched() {
+    let (repo, _) = indexed();
+    sql(
+        &repo,
+        "INSERT INTO schema_version (version) VALUES (999); PRAGMA wal_checkpoint(TRUNCATE);",
+    );
+    let db = index_dir(&repo).join("meta.sqlite");
+    let bytes = std::fs::read(&db).unwrap();
+    let out = repo.run(&["search", "--no-index", "retry"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("schema version 999") && err.contains("hint:"),
+        "{err}"
+    );
+    let report = repo.run_ok(&["doctor", "--repair"], 1);
+    assert!(
+        report.contains("newer than this git-codesearch"),
+        "{report}"
+    );
+    assert!(!report.contains("repaired"), "{report}");
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        bytes,
+        "a newer index must not be modified"
+    );
+}
+
+#[test]
+fn no_index_yet_is_healthy() {
+    let repo = fixture();
+    let out = repo.run_ok(&["doctor"], 0);
+    assert!(out.contains("no index yet"), "{out}");
+}
