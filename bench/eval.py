@@ -50,7 +50,7 @@ def git_grep_rank(wt, query, k=10):
 
 
 def cs_rank(binary, wt, env, query, mode, k=10):
-    p = subprocess.run([binary, "search", "--json", "-q", "--no-index", "-n", "50", "--mode", mode, query],
+    p = subprocess.run([binary, "search", "--json", "-q", "--no-index", "-n", "50", "--mode", mode, "--", query],
                        cwd=wt, env=env, capture_output=True, text=True)
     if p.returncode not in (0, 1):
         raise SystemExit(f"search failed in {wt}: {p.stderr}")
@@ -91,6 +91,9 @@ class Tree:
 
     def __init__(self, gitdir, wt):
         self.gitdir, self.wt, self.files = gitdir, wt, {}
+        if os.path.exists(wt):  # left by an earlier run with --work: start the tree afresh
+            shutil.rmtree(wt)
+        subprocess.run(["git", "--git-dir", gitdir, "worktree", "prune"], check=True)
         subprocess.run(["git", "--git-dir", gitdir, "worktree", "add", "-q", "--detach", "--no-checkout", wt],
                        check=True)
 
@@ -146,6 +149,7 @@ def main():
     ap.add_argument("--modes", default="hybrid,bm25")
     ap.add_argument("--json")
     ap.add_argument("--by-repo", action="store_true", help="also print one row group per repository")
+    ap.add_argument("--work", help="keep work trees and indexes here (reused by the next run) instead of a temp dir")
     args = ap.parse_args()
     binary = os.path.abspath(args.bin)
     items = [json.loads(l) for l in open(args.set)]
@@ -156,7 +160,8 @@ def main():
     by_repo = collections.defaultdict(list)
     for it in items:
         by_repo[it["repo"]].append(it)
-    tmp = tempfile.mkdtemp(prefix="cs-eval-")
+    tmp = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="cs-eval-")
+    os.makedirs(tmp, exist_ok=True)
     results = []
     index_time = {}
     latencies = []
@@ -185,7 +190,8 @@ def main():
                 results.append(row)
             tree.remove()
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not args.work:
+            shutil.rmtree(tmp, ignore_errors=True)
     systems = modes + ["git_grep"]
     report = {"overall": {s: mean_scores([r[s] for r in results]) for s in systems}, "by_language": {}, "by_repo": {}}
     for key, field in (("by_language", "language"), ("by_repo", "repo")):
