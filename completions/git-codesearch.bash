@@ -101,7 +101,7 @@ _git__codesearch() {
 
     case "${cmd}" in
         git__codesearch)
-            opts="-C -n -l -q -h -V --limit --path --lang --branch --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks mcp generate-assets help"
+            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks mcp generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -128,6 +128,10 @@ _git__codesearch() {
                     return 0
                     ;;
                 --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rev)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -483,12 +487,16 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__index)
-            opts="-q -C -h --dry-run --resume --restart --quiet --hook --json --help"
+            opts="-q -C -h --dry-run --resume --restart --quiet --rev --hook --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --rev)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -519,7 +527,7 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__search)
-            opts="-n -l -q -C -h --limit --path --lang --branch --mode --json --files-only --max-tokens --no-index --quiet --help"
+            opts="-n -l -q -C -h --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -542,6 +550,10 @@ _git__codesearch() {
                     return 0
                     ;;
                 --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rev)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

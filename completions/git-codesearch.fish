@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_git_codesearch_global_optspecs
-    string join \n C= n/limit= path= lang= branch= mode= json l/files-only max-tokens= no-index q/quiet h/help V/version
+    string join \n C= n/limit= path= lang= branch= rev= mode= json l/files-only max-tokens= no-index q/quiet h/help V/version
 end
 
 function __fish_git_codesearch_needs_command
@@ -29,6 +29,7 @@ complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -s n -l limi
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l path -d 'Only paths matching this glob (e.g. \'src/**/*.rs\')' -r
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l lang -d 'Only this language (rust, python, go, java, typescript, javascript, c, cpp, …)' -r
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l branch -d 'Search the index of this branch instead of the checked-out one' -r
+complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l rev -d 'Search a commit, tag or branch as committed, read from git\'s object database without checking it out (content already indexed anywhere is reused)' -r
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l mode -d 'Retrievers to use' -r -f -a "hybrid\t'BM25 + vectors (when available) + symbols'
 bm25\t'Full-text BM25 only'
 vector\t'Embeddings only'
@@ -53,6 +54,7 @@ complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l path -d 'Only paths matching this glob (e.g. \'src/**/*.rs\')' -r
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l lang -d 'Only this language (rust, python, go, java, typescript, javascript, c, cpp, …)' -r
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l branch -d 'Search the index of this branch instead of the checked-out one' -r
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l rev -d 'Search a commit, tag or branch as committed, read from git\'s object database without checking it out (content already indexed anywhere is reused)' -r
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l mode -d 'Retrievers to use' -r -f -a "hybrid\t'BM25 + vectors (when available) + symbols'
 bm25\t'Full-text BM25 only'
 vector\t'Embeddings only'
@@ -64,6 +66,7 @@ complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l no-index -d 'Do not build the index if the branch has none yet'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l rev -d 'Index a commit, tag or branch as committed, without checking it out' -r
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -s C -d 'Run as if started in this directory' -r -F
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l dry-run -d 'Show the plan (Compute / AddTag / RemoveTag / Delete counts) and write nothing'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l resume -d 'Resume an interrupted run without asking'

@@ -35,6 +35,10 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
         } else {
             Contention::Wait(LOCK_WAIT)
         },
+        commit: match &args.rev {
+            Some(rev) => Some(ws.repo.resolve_commit(rev)?),
+            None => None,
+        },
     };
     let report = index::run(&ws, &opts)?;
     if args.json {
@@ -63,17 +67,24 @@ pub fn quiet_options(contention: Contention) -> IndexOptions {
         progress: false,
         verbose: false,
         contention,
+        commit: None,
     }
 }
 
 /// Index before a first search (progress on, resume without asking only if not a terminal).
-pub fn index_now(ws: &Workspace, quiet: bool) -> Result<IndexReport, Error> {
+/// With `commit`, index that commit's tree instead of the work tree.
+pub fn index_now(
+    ws: &Workspace,
+    quiet: bool,
+    commit: Option<String>,
+) -> Result<IndexReport, Error> {
     let opts = IndexOptions {
         dry_run: false,
         resume: ResumeChoice::Ask,
         progress: !quiet,
         verbose: !quiet,
         contention: Contention::Wait(LOCK_WAIT),
+        commit,
     };
     let report = index::run(ws, &opts)?;
     if !quiet {

@@ -16,14 +16,22 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
     crate::util::trace("workspace open");
     let query = search::prepare(&args.query.join(" "))?;
     let current = ws.branch()?;
-    let branch = match &args.branch {
-        Some(name) => BranchRef::named(name),
-        None => current.clone(),
+    let commit = match &args.rev {
+        Some(rev) => Some(ws.repo.resolve_commit(rev)?),
+        None => None,
+    };
+    let branch = match (&args.branch, &commit) {
+        (Some(name), _) => BranchRef::named(name),
+        (None, Some(c)) => BranchRef {
+            key: crate::index::rev::rev_key(c),
+            unborn: false,
+        },
+        (None, None) => current.clone(),
     };
     let mut db = ws.db()?;
     let indexed = db.branches()?.contains(&branch.key);
     if !indexed {
-        if branch != current || args.no_index {
+        if (branch != current && commit.is_none()) || args.no_index {
             return Err(SearchError::BranchNotIndexed {
                 branch: branch.display(),
             }
@@ -33,7 +41,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
             eprintln!("indexing {} for the first time…", branch.display());
         }
         drop(db);
-        cmd_index::index_now(&ws, args.quiet)?;
+        cmd_index::index_now(&ws, args.quiet, commit.clone())?;
         db = ws.db()?;
     }
     crate::util::trace("catalog open");

@@ -108,8 +108,12 @@ pub struct SearchArgs {
     #[arg(long = "lang", value_name = "LANG")]
     pub lang: Option<String>,
     /// Search the index of this branch instead of the checked-out one.
-    #[arg(long = "branch", value_name = "NAME")]
+    #[arg(long = "branch", value_name = "NAME", conflicts_with = "rev")]
     pub branch: Option<String>,
+    /// Search a commit, tag or branch as committed, read from git's object database without
+    /// checking it out (content already indexed anywhere is reused).
+    #[arg(long = "rev", value_name = "REV")]
+    pub rev: Option<String>,
     /// Retrievers to use.
     #[arg(long = "mode", value_enum, default_value_t = ModeArg::Hybrid)]
     pub mode: ModeArg,
@@ -146,6 +150,9 @@ pub struct IndexArgs {
     /// Print nothing on stderr but errors.
     #[arg(short = 'q', long)]
     pub quiet: bool,
+    /// Index a commit, tag or branch as committed, without checking it out.
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
     /// Run as a git hook: never wait for the lock (ask the holder to run again instead).
     #[arg(long, hide = true)]
     pub hook: bool,

@@ -2,6 +2,7 @@
 //! are, which branch is checked out (or which commit, when detached), and git config values.
 
 pub mod hooks;
+pub mod tree;
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,13 @@ pub enum GitError {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// A revision does not name a commit, or its objects cannot be read.
+    #[error("cannot read revision {rev:?}")]
+    Rev {
+        rev: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// Branch names could not be listed.
     #[error("cannot list the branches of {path}")]
     Refs {
@@ -41,6 +49,10 @@ impl GitError {
             GitError::NotARepo { .. } => {
                 Some("run git codesearch inside a git work tree (or `git init` one)".into())
             }
+            GitError::Rev { .. } => Some(
+                "name a commit, tag or branch that exists here (see `git log --oneline`, `git tag`)"
+                    .into(),
+            ),
             GitError::Bare { .. } => {
                 Some("clone or `git worktree add` a work tree and run git codesearch there".into())
             }
@@ -81,6 +93,8 @@ pub fn display_key(key: &str) -> String {
         name.to_string()
     } else if let Some(id) = key.strip_prefix("detached/") {
         format!("(detached at {})", &id[..id.len().min(10)])
+    } else if let Some(id) = key.strip_prefix("rev/") {
+        format!("(commit {})", &id[..id.len().min(10)])
     } else {
         key.to_string()
     }

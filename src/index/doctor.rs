@@ -333,6 +333,7 @@ pub fn repair(ws: &Workspace, health: &Health) -> Result<Vec<String>, IndexError
             progress: false,
             verbose: false,
             contention: Contention::Wait(LOCK_WAIT),
+            commit: None,
         };
         super::run(ws, &opts)?;
         done.push("brought the index of the checked-out branch up to date".into());

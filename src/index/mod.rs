@@ -8,6 +8,7 @@ pub mod lang;
 pub mod lock;
 pub mod plan;
 pub mod quality;
+pub mod rev;
 pub mod run;
 pub mod scan;
 pub mod symbols;

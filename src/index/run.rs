@@ -14,8 +14,9 @@ use super::lock::{self, Contention};
 use super::plan::{self, Plan, Scanned};
 use super::symbols::Tagger;
 use super::walk::WalkedFile;
-use super::{lang, quality, scan, walk, IndexError};
+use super::{lang, quality, rev, scan, walk, IndexError};
 use crate::config::IndexConfig;
+use crate::git::BranchRef;
 use crate::store::catalog::{ComputedContent, RunStats};
 use crate::store::state::{Checkpoint, LockHolder};
 use crate::store::{ChunkRow, ChunkStore, Db};
@@ -45,6 +46,8 @@ pub struct IndexOptions {
     pub verbose: bool,
     /// What to do if another run holds the lock.
     pub contention: Contention,
+    /// Index this commit's tree from the object database instead of the work tree.
+    pub commit: Option<String>,
 }
 
 /// The outcome of `index`.
@@ -167,11 +170,17 @@ fn pass(
     opts: &IndexOptions,
 ) -> Result<IndexReport, IndexError> {
     let started = Instant::now();
-    let branch = ws.repo.branch()?;
+    let branch = match &opts.commit {
+        Some(c) => BranchRef {
+            key: rev::rev_key(c),
+            unborn: false,
+        },
+        None => ws.repo.branch()?,
+    };
     let mut stats = RunStats {
         run_id: crate::util::new_run_id(),
         branch: branch.key.clone(),
-        head_commit: ws.repo.head_commit(),
+        head_commit: opts.commit.clone().or_else(|| ws.repo.head_commit()),
         started_at: crate::util::unix_now(),
         ..Default::default()
     };
@@ -189,17 +198,33 @@ fn pass(
     if !opts.dry_run {
         db.save_checkpoint(&cp)?;
     }
-    let walked = walk::walk(&ws.workdir);
-    if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
-        db.clear_checkpoint()?;
-        return Err(IndexError::Empty {
-            path: ws.workdir.clone(),
-        });
-    }
-    let cache = db.stat_cache()?;
-    let bar = progress_bar(opts, walked.files.len(), "scanning");
-    let scanned = scan::scan(&walked, &cache, &ws.config.index, &|| bar.inc(1));
-    bar.finish_and_clear();
+    let (walked, scanned, _scratch) = match &opts.commit {
+        Some(c) => {
+            let g = rev::gather(
+                &ws.repo,
+                c,
+                &db.computed_hashes()?,
+                &ws.config.index,
+                &ws.index_dir,
+            )?;
+            (g.walk, g.scanned, Some(g.scratch))
+        }
+        None => {
+            let walked = walk::walk(&ws.workdir);
+            if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
+                db.clear_checkpoint()?;
+                return Err(IndexError::Empty {
+                    path: ws.workdir.clone(),
+                });
+            }
+            let cache = db.stat_cache()?;
+            let bar = progress_bar(opts, walked.files.len(), "scanning");
+            let scanned = scan::scan(&walked, &cache, &ws.config.index, &|| bar.inc(1));
+            bar.finish_and_clear();
+            (walked, scanned, None)
+        }
+    };
+    let entries = scanned.len();
     let old = db.branch_catalog(&branch.key)?;
     let mut plan = plan::plan(
         &scanned,
@@ -208,7 +233,7 @@ fn pass(
         &db.hashes_used_outside(&branch.key)?,
         crate::util::unix_now(),
     );
-    fill_counts(&mut stats, &plan, walked.files.len() + walked.skipped.len());
+    fill_counts(&mut stats, &plan, entries);
     if opts.dry_run || plan.is_noop() {
         if !opts.dry_run {
             db.clear_checkpoint()?;

@@ -10,4 +10,5 @@ mod crash;
 mod doctor;
 mod hooks;
 mod mcp;
+mod rev;
 mod search;
