@@ -40,7 +40,7 @@ fn bash_completion_works_through_git() {
 source "$1"
 words=(git codesearch ind); cword=2; __git_cmd_idx=1
 _git_codesearch; echo "${COMPREPLY[*]}"
-words=(git -C /tmp codesearch index --re); cword=5; __git_cmd_idx=3
+words=(git -C /tmp codesearch index --res); cword=5; __git_cmd_idx=3
 _git_codesearch; echo "${COMPREPLY[*]}"
 "#;
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/git-codesearch.bash");
