@@ -9,6 +9,7 @@ mod common;
 mod crash;
 mod doctor;
 mod hooks;
+mod hostile;
 mod mcp;
 mod rev;
 mod search;
