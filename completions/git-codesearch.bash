@@ -19,6 +19,9 @@ _git__codesearch() {
             git__codesearch,doctor)
                 cmd="git__codesearch__subcmd__doctor"
                 ;;
+            git__codesearch,export)
+                cmd="git__codesearch__subcmd__export"
+                ;;
             git__codesearch,gc)
                 cmd="git__codesearch__subcmd__gc"
                 ;;
@@ -30,6 +33,9 @@ _git__codesearch() {
                 ;;
             git__codesearch,hooks)
                 cmd="git__codesearch__subcmd__hooks"
+                ;;
+            git__codesearch,import)
+                cmd="git__codesearch__subcmd__import"
                 ;;
             git__codesearch,index)
                 cmd="git__codesearch__subcmd__index"
@@ -46,6 +52,9 @@ _git__codesearch() {
             git__codesearch__subcmd__help,doctor)
                 cmd="git__codesearch__subcmd__help__subcmd__doctor"
                 ;;
+            git__codesearch__subcmd__help,export)
+                cmd="git__codesearch__subcmd__help__subcmd__export"
+                ;;
             git__codesearch__subcmd__help,gc)
                 cmd="git__codesearch__subcmd__help__subcmd__gc"
                 ;;
@@ -57,6 +66,9 @@ _git__codesearch() {
                 ;;
             git__codesearch__subcmd__help,hooks)
                 cmd="git__codesearch__subcmd__help__subcmd__hooks"
+                ;;
+            git__codesearch__subcmd__help,import)
+                cmd="git__codesearch__subcmd__help__subcmd__import"
                 ;;
             git__codesearch__subcmd__help,index)
                 cmd="git__codesearch__subcmd__help__subcmd__index"
@@ -101,7 +113,7 @@ _git__codesearch() {
 
     case "${cmd}" in
         git__codesearch)
-            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks mcp generate-assets help"
+            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks mcp export import generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -168,6 +180,24 @@ _git__codesearch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__codesearch__subcmd__export)
+            opts="-C -h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__codesearch__subcmd__gc)
             opts="-C -h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -209,7 +239,7 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__help)
-            opts="search index status gc doctor hooks mcp generate-assets help"
+            opts="search index status gc doctor hooks mcp export import generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -223,6 +253,20 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -309,6 +353,20 @@ _git__codesearch() {
         git__codesearch__subcmd__help__subcmd__hooks__subcmd__uninstall)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__help__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -471,6 +529,24 @@ _git__codesearch() {
         git__codesearch__subcmd__hooks__subcmd__uninstall)
             opts="-C -h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__import)
+            opts="-C -h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

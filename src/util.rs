@@ -54,6 +54,15 @@ pub fn trace(label: &str) {
     }
 }
 
+/// A scratch directory, removed with everything in it when dropped.
+pub struct ScratchDir(pub std::path::PathBuf);
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -127,6 +127,40 @@ pub fn gc(dir: &Path) -> Result<Outcome, Error> {
     Ok(Outcome::Found)
 }
 
+/// Run `export FILE`.
+pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
+    let ws = Workspace::open(dir)?;
+    let bytes = crate::index::share::export(&ws, file)?;
+    writeln!(
+        std::io::stdout(),
+        "wrote {} ({:.1} MiB)",
+        file.display(),
+        bytes as f64 / 1048576.0
+    )
+    .map_err(Error::Output)?;
+    Ok(Outcome::Found)
+}
+
+/// Run `import FILE`.
+pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
+    let ws = Workspace::open(dir)?;
+    let done = crate::index::share::import(&ws, file)?;
+    let branches: Vec<String> = done.branches.iter().map(|b| display_key(b)).collect();
+    writeln!(
+        std::io::stdout(),
+        "imported {} contents ({} chunks); branches added: {}",
+        done.contents,
+        done.chunks,
+        if branches.is_empty() {
+            "none".to_string()
+        } else {
+            branches.join(", ")
+        }
+    )
+    .map_err(Error::Output)?;
+    Ok(Outcome::Found)
+}
+
 /// Branches dropped, contents deleted, orphaned chunk groups removed.
 type Collected = (Vec<String>, Vec<String>, Vec<String>);
 

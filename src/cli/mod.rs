@@ -59,6 +59,18 @@ pub enum Command {
     },
     /// Serve the Model Context Protocol over stdio, for coding agents.
     Mcp,
+    /// Write a snapshot of the index to FILE (a tar), e.g. built once by CI.
+    Export {
+        /// Where to write the snapshot.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// Merge a snapshot written by `export` (from any clone) into this index.
+    Import {
+        /// The snapshot to read.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
     /// Write the man page and shell completions (for packagers; the repository has them
     /// under completions/).
     #[command(hide = true)]
@@ -234,6 +246,8 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
         Some(Command::Gc) => cmd_status::gc(&dir),
         Some(Command::Doctor(args)) => cmd_doctor::run(&dir, &args),
         Some(Command::Hooks { action }) => cmd_index::hooks(&dir, &action),
+        Some(Command::Export { file }) => cmd_status::export(&dir, &file),
+        Some(Command::Import { file }) => cmd_status::import(&dir, &file),
         Some(Command::Mcp) => {
             let stdin = std::io::stdin();
             mcp::serve(&dir, stdin.lock(), std::io::stdout()).map(|_| Outcome::Found)

@@ -64,6 +64,19 @@ const EXTENSIONS: &[(&str, &str)] = &[
     ("txt", "text"),
 ];
 
+/// Languages chunked with a tree-sitter grammar and tagged with a tags query.
+pub const CODE_LANGUAGES: [&str; 9] = [
+    "rust",
+    "python",
+    "go",
+    "java",
+    "typescript",
+    "tsx",
+    "javascript",
+    "c",
+    "cpp",
+];
+
 /// The language name of a path (`rust`, `python`, …; `text` when unknown).
 pub fn language_of(path: &str) -> &'static str {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -154,17 +167,7 @@ mod tests {
 
     #[test]
     fn every_grammar_loads_with_its_tags_query() {
-        for lang in [
-            "rust",
-            "python",
-            "go",
-            "java",
-            "typescript",
-            "tsx",
-            "javascript",
-            "c",
-            "cpp",
-        ] {
+        for lang in CODE_LANGUAGES {
             let g = grammar(lang).unwrap();
             let q = tags_query(lang).unwrap();
             tree_sitter_tags::TagsConfiguration::new(g, &q, "")

@@ -4,6 +4,8 @@
 
 pub mod chunk;
 pub mod doctor;
+#[cfg(test)]
+mod fuzz;
 pub mod lang;
 pub mod lock;
 pub mod plan;
@@ -11,6 +13,7 @@ pub mod quality;
 pub mod rev;
 pub mod run;
 pub mod scan;
+pub mod share;
 pub mod symbols;
 pub mod tokens;
 pub mod walk;

@@ -4,7 +4,7 @@
 //! is an AddTag. The work tree and HEAD are never touched.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::plan::Scanned;
 use super::quality::{self, SkipReason};
@@ -14,19 +14,11 @@ use crate::config::IndexConfig;
 use crate::git::tree::EntryKind;
 use crate::git::Repo;
 use crate::store::StoreError;
+use crate::util::ScratchDir;
 
 /// Catalog key under which a commit's tree is indexed.
 pub fn rev_key(commit: &str) -> String {
     format!("rev/{commit}")
-}
-
-/// A scratch directory removed when dropped.
-pub struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// The files of a commit, as the indexer needs them.
@@ -36,7 +28,7 @@ pub struct Gathered {
     /// The files whose content must be computed, materialised under the scratch directory.
     pub walk: Walk,
     /// Keeps the scratch directory alive until indexing is done.
-    pub scratch: Scratch,
+    pub scratch: ScratchDir,
 }
 
 /// Read the tree of `commit`; write blobs whose content is not in `known` into a scratch
@@ -49,7 +41,7 @@ pub fn gather(
     index_dir: &Path,
 ) -> Result<Gathered, IndexError> {
     let dir = index_dir.join(format!("scratch-{}", std::process::id()));
-    let scratch = Scratch(dir.clone());
+    let scratch = ScratchDir(dir.clone());
     let mut scanned = Vec::new();
     let mut walk = Walk::default();
     for f in repo.tree_files(commit)? {

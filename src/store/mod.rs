@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod chunks;
 pub mod health;
 pub mod lookup;
+pub mod merge;
 pub mod sqlite;
 pub mod state;
 

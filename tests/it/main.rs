@@ -13,3 +13,4 @@ mod hostile;
 mod mcp;
 mod rev;
 mod search;
+mod share;

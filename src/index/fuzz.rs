@@ -1,0 +1,120 @@
+//! Property tests (proptest) of chunking and symbol extraction over arbitrary input in every
+//! supported language: no panic, every chunk's line range inside the file, chunk text equal
+//! to those lines, every non-blank line covered, symbols inside the file.
+
+use proptest::prelude::*;
+
+use super::chunk::Chunker;
+use super::symbols::Tagger;
+
+fn languages() -> impl Iterator<Item = &'static str> {
+    super::lang::CODE_LANGUAGES
+        .into_iter()
+        .chain(["markdown", "text"])
+}
+
+/// Fragments that drive parsers into their interesting states (nesting, strings, comments,
+/// unterminated constructs), mixed with arbitrary characters.
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("{".to_string()),
+        Just("}".to_string()),
+        Just("(".to_string()),
+        Just(")".to_string()),
+        Just("\n".to_string()),
+        Just("\n\n".to_string()),
+        Just("    ".to_string()),
+        Just("\t".to_string()),
+        Just("\"".to_string()),
+        Just("'".to_string()),
+        Just("/*".to_string()),
+        Just("*/".to_string()),
+        Just("//".to_string()),
+        Just("#".to_string()),
+        Just("```".to_string()),
+        Just("fn f() ".to_string()),
+        Just("def g(x):".to_string()),
+        Just("class C ".to_string()),
+        Just("func H() ".to_string()),
+        Just("struct S ".to_string()),
+        Just("interface I ".to_string()),
+        Just("function k() ".to_string()),
+        Just("int main(void) ".to_string()),
+        Just("/// doc\n".to_string()),
+        Just("日本語 ".to_string()),
+        Just("é".to_string()),
+        Just("\r\n".to_string()),
+        "[a-z_]{1,12}",
+        any::<char>().prop_map(|c| c.to_string()),
+    ]
+}
+
+fn source() -> impl Strategy<Value = String> {
+    prop::collection::vec(fragment(), 0..400).prop_map(|v| v.concat())
+}
+
+fn check(language: &'static str, text: &str, chunker: &mut Chunker, tagger: &mut Tagger) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let n = lines.len() as u32;
+    let chunks = chunker.chunk(language, text);
+    let mut covered = vec![false; lines.len()];
+    for c in &chunks {
+        assert!(
+            1 <= c.start_line && c.start_line <= c.end_line && c.end_line <= n,
+            "{language}: chunk {}-{} outside 1-{n}",
+            c.start_line,
+            c.end_line
+        );
+        let span = lines[(c.start_line - 1) as usize..c.end_line as usize].join("\n");
+        assert!(
+            span.contains(c.text.trim()),
+            "{language}: chunk text is not its lines"
+        );
+        for l in c.start_line..=c.end_line {
+            covered[(l - 1) as usize] = true;
+        }
+    }
+    for (i, line) in lines.iter().enumerate() {
+        assert!(
+            line.trim().is_empty() || covered[i],
+            "{language}: line {} not in any chunk: {line:?}",
+            i + 1
+        );
+    }
+    for s in tagger.symbols(language, text) {
+        assert!(
+            1 <= s.start_line && s.start_line <= s.end_line && s.end_line <= n,
+            "{language}: symbol {} at {}-{} outside 1-{n}",
+            s.name,
+            s.start_line,
+            s.end_line
+        );
+    }
+}
+
+proptest! {
+    // 32 cases per run in CI; PROPTEST_CASES=5000 for a long fuzzing session.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(32),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn chunks_and_symbols_stay_inside_and_cover_the_file(text in source()) {
+        let mut chunker = Chunker::new(64);
+        let mut tagger = Tagger::default();
+        for language in languages() {
+            check(language, &text, &mut chunker, &mut tagger);
+        }
+    }
+
+    #[test]
+    fn arbitrary_strings_never_panic(text in any::<String>()) {
+        let mut chunker = Chunker::new(32);
+        let mut tagger = Tagger::default();
+        for language in languages() {
+            check(language, &text, &mut chunker, &mut tagger);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! A shareable index: `export FILE` writes a consistent snapshot (SQLite copied with
+//! `VACUUM INTO` plus the LanceDB directory, in one tar file) and `import FILE` merges one
+//! into the local index. Content is keyed by SHA-256 of file bytes, so a snapshot built by CI
+//! on another clone is safe to merge: only content this index lacks is copied, branches this
+//! index has not indexed are added, and the next `index` run tags whatever matches the work
+//! tree instead of computing it.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::path::Path;
+
+use super::lock::{self, Contention};
+use super::IndexError;
+use crate::store::{ChunkStore, Db, StoreError};
+use crate::util::ScratchDir;
+use crate::workspace::{Workspace, DB_FILE, LANCE_DIR};
+
+/// How long export and import wait for a running index run.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// What an import brought in.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Imported {
+    /// Contents (with their chunks and symbols) this index did not have.
+    pub contents: usize,
+    /// Chunks copied.
+    pub chunks: usize,
+    /// Branches added to the catalog.
+    pub branches: Vec<String>,
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
+    move |e| StoreError::Dir {
+        path: path.to_path_buf(),
+        source: e,
+    }
+}
+
+/// Run `f` holding the index lock.
+fn locked<T>(
+    ws: &Workspace,
+    f: impl FnOnce(&mut Db) -> Result<T, IndexError>,
+) -> Result<T, IndexError> {
+    let mut db = ws.db()?;
+    let me = lock::me();
+    lock::acquire(&mut db, &me, Contention::Wait(LOCK_WAIT), |_| {})?;
+    let result = f(&mut db);
+    db.unlock(&me)?;
+    result
+}
+
+/// Write a snapshot of the whole index to `file`.
+pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
+    let scratch = ScratchDir(ws.index_dir.join(format!("export-{}", std::process::id())));
+    std::fs::create_dir_all(&scratch.0).map_err(io_err(&scratch.0))?;
+    let snapshot = scratch.0.join(DB_FILE);
+    locked(ws, |db| {
+        db.vacuum_into(&snapshot)?;
+        let out = File::create(file).map_err(io_err(file))?;
+        let mut tar = tar::Builder::new(out);
+        tar.append_path_with_name(&snapshot, DB_FILE)
+            .map_err(io_err(file))?;
+        let lance = ws.index_dir.join(LANCE_DIR);
+        if lance.exists() {
+            tar.append_dir_all(LANCE_DIR, &lance)
+                .map_err(io_err(&lance))?;
+        }
+        tar.into_inner()
+            .and_then(|f| f.sync_all())
+            .map_err(io_err(file))?;
+        Ok(())
+    })?;
+    Ok(std::fs::metadata(file).map(|m| m.len()).unwrap_or(0))
+}
+
+/// Merge the snapshot in `file` into this index.
+pub fn import(ws: &Workspace, file: &Path) -> Result<Imported, IndexError> {
+    let scratch = ScratchDir(ws.index_dir.join(format!("import-{}", std::process::id())));
+    std::fs::create_dir_all(&scratch.0).map_err(io_err(&scratch.0))?;
+    let input = File::open(file).map_err(io_err(file))?;
+    tar::Archive::new(input)
+        .unpack(&scratch.0)
+        .map_err(io_err(file))?;
+    // Opening checks the schema: a snapshot from a newer version is refused here.
+    let theirs = Db::open(&scratch.0.join(DB_FILE))?;
+    if !theirs.integrity_problems()?.is_empty() {
+        return Err(StoreError::Corrupt {
+            path: file.to_path_buf(),
+            source: rusqlite::Error::InvalidQuery,
+        }
+        .into());
+    }
+    let their_chunks = ChunkStore::open(&scratch.0.join(LANCE_DIR))?;
+    locked(ws, |db| merge(ws, db, &scratch.0, &their_chunks))
+}
+
+fn merge(
+    ws: &Workspace,
+    db: &mut Db,
+    dir: &Path,
+    their_chunks: &ChunkStore,
+) -> Result<Imported, IndexError> {
+    let mut chunks = ws.chunk_store()?;
+    chunks.ensure_present(db.count_with_chunks()?)?;
+    let theirs = Db::open(&dir.join(DB_FILE))?;
+    let ours: HashSet<String> = db.computed_hashes()?;
+    let mut missing: Vec<String> = theirs
+        .computed_hashes()?
+        .into_iter()
+        .filter(|h| !ours.contains(h))
+        .collect();
+    missing.sort();
+    let mut done = Imported::default();
+    // Chunks first, keyed by content: until the SQLite transaction below commits they are
+    // orphans no search can see, so a crash here leaves the old state.
+    for part in missing.chunks(200) {
+        let rows = their_chunks.chunks_of(part)?;
+        done.chunks += rows.len();
+        chunks.add(&rows)?;
+    }
+    done.branches = db.merge_from(&dir.join(DB_FILE), &missing)?;
+    done.contents = missing.len();
+    if done.chunks > 0 {
+        chunks.refresh_fts(ws.config.search.stemming)?;
+    }
+    Ok(done)
+}

@@ -1,0 +1,87 @@
+//! Copying a database snapshot out (`VACUUM INTO`) and merging one in (ATTACH), for
+//! `export` and `import`.
+
+use std::path::Path;
+
+use rusqlite::params;
+
+use super::{Db, StoreError};
+
+impl Db {
+    /// Write a consistent, compact copy of the database to `path` (which must not exist).
+    pub fn vacuum_into(&self, path: &Path) -> Result<(), StoreError> {
+        self.conn
+            .execute("VACUUM INTO ?1", params![path.to_string_lossy()])
+            .map(|_| ())
+            .map_err(|e| self.err("snapshot database", e))
+    }
+
+    /// Merge from the database at `path`: content and symbols of `missing` hashes (whose
+    /// chunks the caller has already stored), and the catalog of every branch this index has
+    /// not indexed. One transaction. Returns the branches added.
+    pub fn merge_from(&self, path: &Path, missing: &[String]) -> Result<Vec<String>, StoreError> {
+        let err = |e| self.err("merge snapshot", e);
+        self.conn
+            .execute(
+                "ATTACH DATABASE ?1 AS theirs",
+                params![path.to_string_lossy()],
+            )
+            .map_err(err)?;
+        let result = self.merge_attached(missing);
+        let detached = self
+            .conn
+            .execute("DETACH DATABASE theirs", [])
+            .map_err(|e| self.err("merge snapshot", e));
+        let branches = result?;
+        detached?;
+        Ok(branches)
+    }
+
+    fn merge_attached(&self, missing: &[String]) -> Result<Vec<String>, StoreError> {
+        let err = |e| self.err("merge snapshot", e);
+        let tx = self.write_tx("merge snapshot")?;
+        tx.execute_batch(
+            "CREATE TEMP TABLE IF NOT EXISTS merging (h TEXT PRIMARY KEY); DELETE FROM merging;",
+        )
+        .map_err(err)?;
+        {
+            let mut add = tx
+                .prepare("INSERT OR IGNORE INTO merging (h) VALUES (?1)")
+                .map_err(err)?;
+            for h in missing {
+                add.execute([h]).map_err(err)?;
+            }
+        }
+        tx.execute_batch(
+            "INSERT OR IGNORE INTO content SELECT * FROM theirs.content
+               WHERE content_hash IN (SELECT h FROM merging);
+             INSERT INTO snippets SELECT * FROM theirs.snippets
+               WHERE content_hash IN (SELECT h FROM merging);",
+        )
+        .map_err(err)?;
+        let branches: Vec<String> = {
+            let mut stmt = tx
+                .prepare(
+                    "SELECT DISTINCT branch FROM theirs.catalog
+                     WHERE branch NOT IN (SELECT DISTINCT branch FROM main.catalog)
+                     ORDER BY branch",
+                )
+                .map_err(err)?;
+            let rows = stmt
+                .query_map([], |r| r.get(0))
+                .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
+                .map_err(err)?;
+            rows
+        };
+        for b in &branches {
+            tx.execute(
+                "INSERT INTO catalog SELECT * FROM theirs.catalog WHERE branch = ?1",
+                [b],
+            )
+            .map_err(err)?;
+        }
+        tx.execute_batch("DROP TABLE merging;").map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(branches)
+    }
+}

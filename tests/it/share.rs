@@ -1,0 +1,54 @@
+//! `export` / `import`: an index built on one clone (CI) is reused by another clone, which
+//! then computes nothing for content that matches.
+
+use crate::common::TestRepo;
+use crate::search::fixture;
+
+#[test]
+fn an_exported_index_is_reused_by_another_clone() {
+    let ci = fixture();
+    ci.index(&[]);
+    let tmp = tempfile::tempdir().unwrap();
+    let snapshot = tmp.path().join("index.tar");
+    let out = ci.run_ok(&["export", snapshot.to_str().unwrap()], 0);
+    assert!(out.contains("wrote"), "{out}");
+
+    // A developer's clone: no index yet.
+    let dev = TestRepo::new();
+    dev.git(&["fetch", "-q", ci.path().to_str().unwrap(), "main"]);
+    dev.git(&["reset", "-q", "--hard", "FETCH_HEAD"]);
+    let out = dev.run_ok(&["import", snapshot.to_str().unwrap()], 0);
+    assert!(out.contains("branches added: main"), "{out}");
+    // Searchable at once, without indexing…
+    assert_eq!(
+        dev.hit_paths("retry failed uploads", &["--no-index"])[0],
+        "app/upload.py"
+    );
+    // …and the first index run only hashes: everything is known content.
+    dev.write(
+        "app/new.py",
+        "def brand_new_dev_function():\n    return 1\n",
+    );
+    let run = dev.index(&[]);
+    assert_eq!(run["stats"]["compute"], 1, "{run}");
+    assert_eq!(dev.run(&["doctor"]).status.code(), Some(0));
+    // Importing again adds nothing.
+    let out = dev.run_ok(&["import", snapshot.to_str().unwrap()], 0);
+    assert!(out.contains("imported 0 contents"), "{out}");
+}
+
+#[test]
+fn a_damaged_snapshot_is_refused_and_the_index_untouched() {
+    let repo = fixture();
+    repo.index(&[]);
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad.tar");
+    std::fs::write(&bad, b"this is not a tar file at all").unwrap();
+    let out = repo.run(&["import", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(repo.run(&["doctor"]).status.code(), Some(0));
+    assert_eq!(
+        repo.hit_paths("retry failed uploads", &["--no-index"])[0],
+        "app/upload.py"
+    );
+}
