@@ -130,6 +130,8 @@ class Tree:
                 pos += size + 1
         self.files = want
         subprocess.run(["git", "update-ref", "--no-deref", "HEAD", commit], cwd=self.wt, check=True)
+        # The git index lists the tree (needs no blobs), so `git grep` searches these files.
+        subprocess.run(["git", "read-tree", commit], cwd=self.wt, check=True)
 
     def remove(self):
         subprocess.run(["git", "--git-dir", self.gitdir, "worktree", "remove", "--force", self.wt])
@@ -149,6 +151,10 @@ def main():
     ap.add_argument("--modes", default="hybrid,bm25")
     ap.add_argument("--json")
     ap.add_argument("--by-repo", action="store_true", help="also print one row group per repository")
+    ap.add_argument("--no-embed", action="store_true",
+                    help="index without vectors (fast lexical experiments; hybrid is then BM25 + symbols)")
+    ap.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                    help="git config for every run, e.g. codesearch.pathPrior=false (repeatable)")
     ap.add_argument("--work", help="keep work trees and indexes here (reused by the next run) instead of a temp dir")
     args = ap.parse_args()
     binary = os.path.abspath(args.bin)
@@ -173,12 +179,16 @@ def main():
                 continue
             wt = os.path.join(tmp, repo.replace("/", "+"))
             env = dict(os.environ, GIT_CODESEARCH_DIR=os.path.join(tmp, "index-" + repo.replace("/", "+")), NO_COLOR="1")
+            env["GIT_CONFIG_COUNT"] = str(len(args.config))
+            for i, kv in enumerate(args.config):
+                env[f"GIT_CONFIG_KEY_{i}"], env[f"GIT_CONFIG_VALUE_{i}"] = kv.split("=", 1)
             tree = Tree(gitdir, wt)
             index_time[repo] = 0.0
             for it in sorted(its, key=lambda i: i["commit"]):
                 tree.checkout(it["commit"])
                 t = time.perf_counter()
-                subprocess.run([binary, "index", "-q", "--resume"], cwd=wt, env=env, check=True)
+                subprocess.run([binary, "index", "-q", "--resume"] + (["--no-embed"] if args.no_embed else []),
+                               cwd=wt, env=env, check=True)
                 index_time[repo] += time.perf_counter() - t
                 row = {"id": it["id"], "repo": repo, "language": it["language"]}
                 for mode in modes:
