@@ -59,6 +59,67 @@ pub struct Config {
     pub search: SearchConfig,
     /// What gets indexed and how it is cut.
     pub index: IndexConfig,
+    /// Which embedding model vector search uses.
+    pub embed: EmbedConfig,
+}
+
+/// Embedding provider settings (vector search).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct EmbedConfig {
+    /// `local` (the default: the model compiled into the binary), `openai` (any
+    /// OpenAI-compatible `/embeddings` API: OpenAI, Voyage, Ollama, llama.cpp server, TEI,
+    /// vLLM) or `none` (vector search off).
+    pub provider: String,
+    /// Base URL of the API; `/embeddings` is appended.
+    pub url: String,
+    /// Model name sent to the API.
+    pub model: String,
+    /// Vector dimension (0: whatever the model returns).
+    pub dimension: usize,
+    /// Environment variable holding the API key (empty: no key). The key is never printed.
+    pub api_key_env: String,
+    /// Texts per request.
+    pub batch_size: usize,
+    /// Requests per second at most.
+    pub requests_per_second: f64,
+    /// Input tokens per minute at most.
+    pub tokens_per_minute: f64,
+    /// Retries of a request that failed with 429, 5xx or a timeout.
+    pub max_retries: u32,
+    /// First retry delay; it doubles (with jitter) up to `backoff_max_ms`.
+    pub backoff_base_ms: u64,
+    /// Longest retry delay.
+    pub backoff_max_ms: u64,
+    /// Time limit of one request.
+    pub timeout_secs: u64,
+    /// When a search has to index first, embed for at most this long before answering
+    /// (the rest stays pending for `git codesearch index` or the hooks).
+    pub search_budget_secs: u64,
+    /// Vector hits less similar than this (cosine, -1..1) are dropped: nearest neighbours
+    /// always exist, and a query about nothing in the code should still find nothing.
+    pub min_similarity: f32,
+}
+
+impl Default for EmbedConfig {
+    fn default() -> Self {
+        EmbedConfig {
+            provider: "local".into(),
+            url: "http://127.0.0.1:11434/v1".into(),
+            model: String::new(),
+            dimension: 0,
+            api_key_env: String::new(),
+            batch_size: 64,
+            requests_per_second: 5.0,
+            tokens_per_minute: 1_000_000.0,
+            max_retries: 5,
+            backoff_base_ms: 1000,
+            backoff_max_ms: 60_000,
+            timeout_secs: 30,
+            search_budget_secs: 10,
+            min_similarity: 0.25,
+        }
+    }
 }
 
 /// Ranking settings.
@@ -77,6 +138,9 @@ pub struct SearchConfig {
     pub stemming: bool,
     /// Extra weight for files edited in the last days (0 turns it off).
     pub recency_boost: f64,
+    /// Rank prose below code, tests a little below, and files whose path names query words
+    /// a little above (see `search::prior`).
+    pub path_prior: bool,
 }
 
 /// Fusion weights for each retriever.
@@ -122,6 +186,7 @@ impl Default for SearchConfig {
             weights: Weights::default(),
             stemming: false,
             recency_boost: 0.05,
+            path_prior: true,
         }
     }
 }
@@ -162,8 +227,14 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.weightsnippet", "search.weights.snippet"),
     ("codesearch.stemming", "search.stemming"),
     ("codesearch.recencyboost", "search.recency_boost"),
+    ("codesearch.pathprior", "search.path_prior"),
     ("codesearch.maxfilesize", "index.max_file_size"),
     ("codesearch.chunktokens", "index.chunk_tokens"),
+    ("codesearch.embedprovider", "embed.provider"),
+    ("codesearch.embedurl", "embed.url"),
+    ("codesearch.embedmodel", "embed.model"),
+    ("codesearch.embeddimension", "embed.dimension"),
+    ("codesearch.embedapikeyenv", "embed.api_key_env"),
 ];
 
 impl Config {
@@ -224,9 +295,15 @@ impl Config {
             "search.weights.vector" => self.search.weights.vector = float()?,
             "search.weights.snippet" => self.search.weights.snippet = float()?,
             "search.stemming" => self.search.stemming = boolean()?,
+            "search.path_prior" => self.search.path_prior = boolean()?,
             "search.recency_boost" => self.search.recency_boost = float()?,
             "index.max_file_size" => self.index.max_file_size = int()? as u64,
             "index.chunk_tokens" => self.index.chunk_tokens = int()?,
+            "embed.provider" => self.embed.provider = value.trim().to_string(),
+            "embed.url" => self.embed.url = value.trim().to_string(),
+            "embed.model" => self.embed.model = value.trim().to_string(),
+            "embed.dimension" => self.embed.dimension = int()?,
+            "embed.api_key_env" => self.embed.api_key_env = value.trim().to_string(),
             _ => return Err(bad("unknown setting")),
         }
         Ok(())
@@ -294,6 +371,65 @@ impl Config {
             if !(0.0..=1.0).contains(&v) {
                 return Err(bad(key, v.to_string(), "must be between 0 and 1"));
             }
+        }
+        self.validate_embed(origin)
+    }
+
+    fn validate_embed(&self, origin: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, value: String, reason: &str| ConfigError::Invalid {
+            key: key.into(),
+            value,
+            origin: origin.into(),
+            reason: reason.into(),
+        };
+        let e = &self.embed;
+        match e.provider.as_str() {
+            "none" | "local" => {}
+            "openai" => {
+                if e.model.trim().is_empty() {
+                    return Err(bad(
+                        "embed.model",
+                        "\"\"".into(),
+                        "the openai provider needs a model name",
+                    ));
+                }
+                if !(e.url.starts_with("http://") || e.url.starts_with("https://")) {
+                    return Err(bad(
+                        "embed.url",
+                        e.url.clone(),
+                        "must start with http:// or https://",
+                    ));
+                }
+            }
+            other => {
+                return Err(bad(
+                    "embed.provider",
+                    other.into(),
+                    "must be local, openai or none",
+                ))
+            }
+        }
+        if !(-1.0..=1.0).contains(&e.min_similarity) {
+            let v = e.min_similarity.to_string();
+            return Err(bad("embed.min_similarity", v, "must be between -1 and 1"));
+        }
+        if e.batch_size == 0 || e.batch_size > 2048 {
+            return Err(bad(
+                "embed.batch_size",
+                e.batch_size.to_string(),
+                "must be 1..=2048",
+            ));
+        }
+        for (key, v) in [
+            ("embed.requests_per_second", e.requests_per_second),
+            ("embed.tokens_per_minute", e.tokens_per_minute),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(bad(key, v.to_string(), "must be > 0"));
+            }
+        }
+        if e.timeout_secs == 0 {
+            return Err(bad("embed.timeout_secs", "0".into(), "must be >= 1"));
         }
         Ok(())
     }

@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod embed;
 pub mod error;
 pub mod git;
 pub mod index;

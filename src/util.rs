@@ -63,6 +63,18 @@ impl Drop for ScratchDir {
     }
 }
 
+/// An error and its causes on one line: `outer: inner: innermost`.
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

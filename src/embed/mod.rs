@@ -1,0 +1,89 @@
+//! Embedding providers for vector search. [`Embedder`] turns texts into vectors; a provider
+//! is chosen by `[embed] provider` in the configuration: `local` (the default: a sentence
+//! transformer compiled into the binary, see [`local`]), `openai` (any OpenAI-compatible
+//! `/embeddings` API, see [`openai`]) or `none` (vector search off).
+
+pub mod limit;
+pub mod local;
+pub mod openai;
+
+use crate::config::EmbedConfig;
+
+/// Errors of an embedding provider. None of them carries the API key.
+#[derive(Debug, thiserror::Error)]
+pub enum EmbedError {
+    /// The API key's environment variable is not set.
+    #[error("the environment variable {var} (embed.api_key_env) is not set")]
+    MissingKey { var: String },
+    /// The API refused the request (4xx other than 429).
+    #[error("embedding API {url} answered {status}: {body}")]
+    Refused {
+        url: String,
+        status: u16,
+        body: String,
+    },
+    /// Retries ran out on 429s, 5xx answers or timeouts.
+    #[error("embedding API {url} still failing after {attempts} attempts: {last}")]
+    GaveUp {
+        url: String,
+        attempts: u32,
+        last: String,
+    },
+    /// The answer did not have one vector per input of a consistent dimension.
+    #[error("embedding API {url} returned unusable vectors: {what}")]
+    BadAnswer { url: String, what: String },
+    /// The HTTP client could not be set up.
+    #[error("cannot set up the HTTP client")]
+    Client(#[source] reqwest::Error),
+    /// The local model failed to load or run.
+    #[error("the local embedding model failed: {what}")]
+    Local { what: String },
+}
+
+impl EmbedError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            EmbedError::MissingKey { var } => format!("export {var}=… or set embed.api_key_env to another variable"),
+            EmbedError::Refused { .. } => "check embed.url, embed.model and the API key".into(),
+            EmbedError::GaveUp { .. } => "the API is down or rate-limited: `git codesearch index` retries the pending chunks later; search uses BM25 + symbols meanwhile".into(),
+            EmbedError::BadAnswer { .. } => "check embed.model and embed.dimension".into(),
+            EmbedError::Client(_) => return None,
+            EmbedError::Local { .. } => "set [embed] provider = \"none\" to turn vector search off".into(),
+        })
+    }
+}
+
+/// Turns texts into vectors.
+pub trait Embedder {
+    /// Identifies the model (and so the vector space): vectors of different ids never mix.
+    fn model_id(&self) -> String;
+    /// One vector per text, in order.
+    fn embed(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+}
+
+/// The configured embedder, or `None` when vector search is off. Loading a local model
+/// happens on its first use, not here.
+pub fn from_config(cfg: &EmbedConfig) -> Result<Option<Box<dyn Embedder>>, EmbedError> {
+    match cfg.provider.as_str() {
+        "openai" => Ok(Some(Box::new(openai::OpenAi::new(cfg)?))),
+        "local" => Ok(Some(Box::new(local::Local::default()))),
+        _ => Ok(None),
+    }
+}
+
+/// The model id vectors of this configuration are stored under, without starting the
+/// provider (`None` when vector search is off). It names provider, model, endpoint and
+/// dimension: vectors of different ids never mix.
+pub fn model_id(cfg: &EmbedConfig) -> Option<String> {
+    match cfg.provider.as_str() {
+        "openai" => Some(format!(
+            "openai:{}|{}|{}",
+            cfg.url.trim_end_matches('/'),
+            cfg.model,
+            cfg.dimension
+        )),
+        "local" => Some(local::model_id()),
+        _ => None,
+    }
+}

@@ -1,0 +1,216 @@
+//! An OpenAI-compatible `/embeddings` client (OpenAI, Voyage, Ollama, llama.cpp server,
+//! TEI, vLLM): batching, a token bucket for requests/s and tokens/min, retries with
+//! exponential backoff and jitter on 429, 5xx and timeouts (honouring `Retry-After`). The
+//! API key is read from an environment variable and never printed or logged.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::limit::{backoff, Bucket};
+use super::{EmbedError, Embedder};
+use crate::config::EmbedConfig;
+use crate::index::tokens;
+
+/// Longest text sent for one chunk, in characters (models cut longer input anyway).
+const MAX_CHARS: usize = 8000;
+
+/// A client for one API and model.
+pub struct OpenAi {
+    cfg: EmbedConfig,
+    url: String,
+    key: Option<String>,
+    client: reqwest::Client,
+    rt: tokio::runtime::Runtime,
+    requests: Bucket,
+    tokens: Bucket,
+}
+
+/// How one attempt went wrong.
+enum Failure {
+    /// Worth retrying; with the server's `Retry-After`, if any.
+    Retry(String, Option<Duration>),
+    /// Not worth retrying.
+    Fatal(EmbedError),
+}
+
+impl OpenAi {
+    /// A client for `cfg` (provider `openai`).
+    pub fn new(cfg: &EmbedConfig) -> Result<OpenAi, EmbedError> {
+        let key = if cfg.api_key_env.is_empty() {
+            None
+        } else {
+            Some(
+                std::env::var(&cfg.api_key_env).map_err(|_| EmbedError::MissingKey {
+                    var: cfg.api_key_env.clone(),
+                })?,
+            )
+        };
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(cfg.timeout_secs))
+            .build()
+            .map_err(EmbedError::Client)?;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| EmbedError::BadAnswer {
+                url: cfg.url.clone(),
+                what: format!("cannot start the I/O runtime: {e}"),
+            })?;
+        Ok(OpenAi {
+            url: format!("{}/embeddings", cfg.url.trim_end_matches('/')),
+            key,
+            client,
+            rt,
+            requests: Bucket::new(cfg.requests_per_second, cfg.requests_per_second.max(1.0)),
+            tokens: Bucket::new(cfg.tokens_per_minute / 60.0, cfg.tokens_per_minute),
+            cfg: cfg.clone(),
+        })
+    }
+
+    /// One batch, with pacing and retries.
+    fn batch(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let input: Vec<&str> = texts.iter().map(|t| clip(t)).collect();
+        let cost: usize = input.iter().map(|t| tokens::estimate(t)).sum();
+        let wait = self.requests.take(1.0).max(self.tokens.take(cost as f64));
+        std::thread::sleep(wait);
+        let base = Duration::from_millis(self.cfg.backoff_base_ms);
+        let max = Duration::from_millis(self.cfg.backoff_max_ms);
+        let mut attempt = 0;
+        loop {
+            match self.send(&input) {
+                Ok(v) => return Ok(v),
+                Err(Failure::Fatal(e)) => return Err(e),
+                Err(Failure::Retry(why, after)) => {
+                    if attempt >= self.cfg.max_retries {
+                        return Err(EmbedError::GaveUp {
+                            url: self.url.clone(),
+                            attempts: attempt + 1,
+                            last: why,
+                        });
+                    }
+                    let delay = backoff(attempt, base, max).max(after.unwrap_or_default().min(max));
+                    std::thread::sleep(delay);
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    fn send(&self, input: &[&str]) -> Result<Vec<Vec<f32>>, Failure> {
+        let mut body = json!({"model": self.cfg.model, "input": input});
+        if self.cfg.dimension > 0 {
+            body["dimensions"] = self.cfg.dimension.into();
+        }
+        let mut req = self.client.post(&self.url).json(&body);
+        if let Some(k) = &self.key {
+            req = req.bearer_auth(k);
+        }
+        let answer = self.rt.block_on(async {
+            let resp = req.send().await?;
+            let status = resp.status();
+            let after = resp
+                .headers()
+                .get(reqwest::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .map(Duration::from_secs);
+            let text = resp.text().await?;
+            Ok::<_, reqwest::Error>((status, after, text))
+        });
+        let (status, after, text) = match answer {
+            Ok(a) => a,
+            // Timeouts and connection failures: the server may come back.
+            Err(e) => return Err(Failure::Retry(describe(e), None)),
+        };
+        if status.as_u16() == 429 || status.is_server_error() {
+            return Err(Failure::Retry(format!("HTTP {status}"), after));
+        }
+        if !status.is_success() {
+            return Err(Failure::Fatal(EmbedError::Refused {
+                url: self.url.clone(),
+                status: status.as_u16(),
+                body: self.redact(&text),
+            }));
+        }
+        self.parse(&text, input.len()).map_err(Failure::Fatal)
+    }
+
+    fn parse(&self, text: &str, n: usize) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let bad = |what: String| EmbedError::BadAnswer {
+            url: self.url.clone(),
+            what,
+        };
+        let v: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let data = v["data"]
+            .as_array()
+            .ok_or_else(|| bad("no data array".into()))?;
+        let mut out: Vec<(u64, Vec<f32>)> = Vec::with_capacity(data.len());
+        for (i, d) in data.iter().enumerate() {
+            let index = d["index"].as_u64().unwrap_or(i as u64);
+            let vec: Vec<f32> = d["embedding"]
+                .as_array()
+                .ok_or_else(|| bad("an item has no embedding".into()))?
+                .iter()
+                .map(|x| x.as_f64().map(|f| f as f32))
+                .collect::<Option<_>>()
+                .ok_or_else(|| bad("an embedding has a non-number".into()))?;
+            out.push((index, vec));
+        }
+        out.sort_by_key(|(i, _)| *i);
+        if out.len() != n {
+            return Err(bad(format!("{} vectors for {n} inputs", out.len())));
+        }
+        let dim = out[0].1.len();
+        let want = if self.cfg.dimension > 0 {
+            self.cfg.dimension
+        } else {
+            dim
+        };
+        if dim == 0 || dim != want || out.iter().any(|(_, v)| v.len() != dim) {
+            return Err(bad(format!("dimension {dim}, expected {want}")));
+        }
+        Ok(out.into_iter().map(|(_, v)| v).collect())
+    }
+
+    /// Never echo the key, even if a server puts it in an error message.
+    fn redact(&self, text: &str) -> String {
+        let mut t: String = text.chars().take(300).collect();
+        if let Some(k) = self.key.as_deref().filter(|k| !k.is_empty()) {
+            t = t.replace(k, "***");
+        }
+        t
+    }
+}
+
+fn describe(e: reqwest::Error) -> String {
+    if e.is_timeout() {
+        "timed out".into()
+    } else if e.is_connect() {
+        "connection failed".into()
+    } else {
+        // Without the URL: it is known, and a URL could carry credentials.
+        e.without_url().to_string()
+    }
+}
+
+fn clip(text: &str) -> &str {
+    match text.char_indices().nth(MAX_CHARS) {
+        Some((i, _)) => &text[..i],
+        None => text,
+    }
+}
+
+impl Embedder for OpenAi {
+    fn model_id(&self) -> String {
+        super::model_id(&self.cfg).unwrap_or_default()
+    }
+
+    fn embed(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let mut out = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(self.cfg.batch_size) {
+            out.extend(self.batch(batch)?);
+        }
+        Ok(out)
+    }
+}
