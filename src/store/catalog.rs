@@ -85,6 +85,12 @@ pub struct RunStats {
     pub skipped: usize,
     /// Chunks written.
     pub chunks_added: usize,
+    /// Contents embedded by this run.
+    pub embedded: usize,
+    /// Contents still waiting for vectors after this run (the embedder failed or was cut).
+    pub embed_pending: usize,
+    /// The embedding model, when vector search is on.
+    pub embed_model: Option<String>,
 }
 
 /// A symbol that matched a search term, on a given path of the branch.
@@ -376,9 +382,11 @@ pub(crate) fn delete_content_rows(
 ) -> rusqlite::Result<()> {
     let mut content = tx.prepare_cached("DELETE FROM content WHERE content_hash = ?1")?;
     let mut snippets = tx.prepare_cached("DELETE FROM snippets WHERE content_hash = ?1")?;
+    let mut embedded = tx.prepare_cached("DELETE FROM embedded WHERE content_hash = ?1")?;
     for h in hashes {
         content.execute([h])?;
         snippets.execute([h])?;
+        embedded.execute([h])?;
     }
     Ok(())
 }

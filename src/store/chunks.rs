@@ -57,10 +57,10 @@ pub struct ScoredChunk {
 
 /// The chunk table of one index directory.
 pub struct ChunkStore {
-    rt: tokio::runtime::Runtime,
-    db: lancedb::Connection,
+    pub(super) rt: tokio::runtime::Runtime,
+    pub(super) db: lancedb::Connection,
     table: Option<lancedb::Table>,
-    path: PathBuf,
+    pub(super) path: PathBuf,
 }
 
 fn schema() -> SchemaRef {
@@ -76,7 +76,7 @@ fn schema() -> SchemaRef {
     ]))
 }
 
-const COLUMNS: [&str; 7] = [
+pub(super) const COLUMNS: [&str; 7] = [
     "id",
     "content_hash",
     "filepath",
@@ -87,19 +87,24 @@ const COLUMNS: [&str; 7] = [
 ];
 
 /// `content_hash IN ('…', …)`; hashes are hex, so no quoting issues.
-fn hash_filter(hashes: &[String]) -> String {
-    let list: Vec<String> = hashes.iter().map(|h| format!("'{h}'")).collect();
-    format!("content_hash IN ({})", list.join(", "))
+pub(super) fn hash_filter(hashes: &[String]) -> String {
+    in_filter("content_hash", hashes)
 }
 
-/// Where LanceDB keeps the chunk table inside the store directory.
-fn table_dir(dir: &Path) -> std::path::PathBuf {
-    dir.join(format!("{TABLE}.lance"))
+/// `column IN ('…', …)` for hex hashes or chunk ids (`<hex>:<n>`): no quoting issues.
+fn in_filter(column: &str, values: &[String]) -> String {
+    let list: Vec<String> = values.iter().map(|h| format!("'{h}'")).collect();
+    format!("{column} IN ({})", list.join(", "))
 }
 
-/// Whether the chunk table has at least one committed version (a manifest file).
-fn table_committed(dir: &Path) -> bool {
-    std::fs::read_dir(table_dir(dir).join("_versions"))
+/// Where LanceDB keeps table `name` inside the store directory.
+pub(super) fn table_dir(dir: &Path, name: &str) -> std::path::PathBuf {
+    dir.join(format!("{name}.lance"))
+}
+
+/// Whether table `name` has at least one committed version (a manifest file).
+pub(super) fn table_committed(dir: &Path, name: &str) -> bool {
+    std::fs::read_dir(table_dir(dir, name).join("_versions"))
         .map(|entries| {
             entries
                 .flatten()
@@ -130,7 +135,7 @@ impl ChunkStore {
         // A table directory without a committed manifest is what a kill during the very
         // first write leaves behind: no run ever committed anything into it, so it reads
         // as "no table yet" (and `add` clears it away before creating the real one).
-        let table = if names.iter().any(|n| n == TABLE) && table_committed(dir) {
+        let table = if names.iter().any(|n| n == TABLE) && table_committed(dir, TABLE) {
             Some(
                 rt.block_on(db.open_table(TABLE).execute())
                     .map_err(|e| lance_err(&path, "open table", e))?,
@@ -192,7 +197,7 @@ impl ChunkStore {
             None => {
                 // Only index runs write, and they hold the index lock, so a leftover
                 // uncommitted directory here belongs to a dead run.
-                let partial = table_dir(&self.path);
+                let partial = table_dir(&self.path, TABLE);
                 if partial.exists() {
                     std::fs::remove_dir_all(&partial).map_err(|e| StoreError::Dir {
                         path: partial.clone(),
@@ -209,7 +214,7 @@ impl ChunkStore {
         }
     }
 
-    /// Remove every chunk of the given content hashes.
+    /// Remove every chunk of the given content hashes, and their vectors of every model.
     pub fn delete_hashes(&self, hashes: &[String]) -> Result<(), StoreError> {
         let Some(t) = &self.table else { return Ok(()) };
         for part in hashes.chunks(500) {
@@ -217,7 +222,7 @@ impl ChunkStore {
                 .block_on(t.delete(hash_filter(part).as_str()))
                 .map_err(|e| lance_err(&self.path, "delete chunks", e))?;
         }
-        Ok(())
+        self.delete_vectors(hashes)
     }
 
     /// Bring the indices up to date: build the full-text index if missing (or rebuild it
@@ -331,14 +336,26 @@ impl ChunkStore {
 
     /// All chunks of the given content hashes.
     pub fn chunks_of(&self, hashes: &[String]) -> Result<Vec<ChunkRow>, StoreError> {
+        self.chunks_where(hashes, "content_hash")
+    }
+
+    /// Chunks whose `column` is one of `values`.
+    pub(super) fn chunks_where(
+        &self,
+        values: &[String],
+        column: &str,
+    ) -> Result<Vec<ChunkRow>, StoreError> {
         let Some(t) = &self.table else {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();
-        for part in hashes.chunks(500) {
-            let q = t.query().only_if(hash_filter(part)).select(Select::Columns(
-                COLUMNS.iter().map(|c| c.to_string()).collect(),
-            ));
+        for part in values.chunks(500) {
+            let q = t
+                .query()
+                .only_if(in_filter(column, part))
+                .select(Select::Columns(
+                    COLUMNS.iter().map(|c| c.to_string()).collect(),
+                ));
             let batches: Vec<RecordBatch> = self
                 .rt
                 .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
@@ -397,7 +414,7 @@ impl ChunkStore {
     }
 }
 
-fn lance_err(path: &Path, op: &'static str, e: lancedb::Error) -> StoreError {
+pub(super) fn lance_err(path: &Path, op: &'static str, e: lancedb::Error) -> StoreError {
     StoreError::Lance {
         path: path.to_path_buf(),
         op,
@@ -429,7 +446,7 @@ fn to_batch(rows: &[ChunkRow]) -> Result<RecordBatch, arrow_schema::ArrowError> 
     )
 }
 
-fn string_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a StringArray, String> {
+pub(super) fn string_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a StringArray, String> {
     b.column_by_name(name)
         .and_then(|c| c.as_any().downcast_ref::<StringArray>())
         .ok_or_else(|| format!("column {name} missing or not text"))
@@ -441,7 +458,7 @@ fn u32_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a UInt32Array, String
         .ok_or_else(|| format!("column {name} missing or not u32"))
 }
 
-fn from_batch(b: &RecordBatch) -> Result<Vec<ChunkRow>, String> {
+pub(super) fn from_batch(b: &RecordBatch) -> Result<Vec<ChunkRow>, String> {
     let id = string_col(b, "id")?;
     let hash = string_col(b, "content_hash")?;
     let filepath = string_col(b, "filepath")?;

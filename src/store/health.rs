@@ -8,8 +8,9 @@ use rusqlite::params;
 use super::{Db, StoreError};
 
 /// Tables and views every index of the current schema has.
-const EXPECTED: [&str; 8] = [
+const EXPECTED: [&str; 9] = [
     "content",
+    "embedded",
     "catalog",
     "tags",
     "snippets",

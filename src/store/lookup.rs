@@ -113,7 +113,8 @@ impl Db {
         self.conn
             .query_row(
                 "SELECT run_id, branch, head_commit, started_at, seconds, files, compute, add_tag,
-                 remove_tag, deleted, unchanged, skipped, chunks_added FROM runs
+                 remove_tag, deleted, unchanged, skipped, chunks_added, embedded, embed_pending,
+                 embed_model FROM runs
                  WHERE ?1 IS NULL OR branch = ?1 ORDER BY started_at DESC, rowid DESC LIMIT 1",
                 [branch],
                 |r| {
@@ -131,6 +132,9 @@ impl Db {
                         unchanged: r.get::<_, i64>(10)? as usize,
                         skipped: r.get::<_, i64>(11)? as usize,
                         chunks_added: r.get::<_, i64>(12)? as usize,
+                        embedded: r.get::<_, i64>(13)? as usize,
+                        embed_pending: r.get::<_, i64>(14)? as usize,
+                        embed_model: r.get(15)?,
                     })
                 },
             )

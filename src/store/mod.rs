@@ -7,17 +7,20 @@
 
 pub mod catalog;
 pub mod chunks;
+pub mod embedded;
 pub mod health;
 pub mod lookup;
 pub mod merge;
 pub mod sqlite;
 pub mod state;
+pub mod vectors;
 
 use std::path::{Path, PathBuf};
 
 pub use chunks::{ChunkRow, ChunkStore};
 pub(crate) use sqlite::sqlite_err;
 pub use sqlite::Db;
+pub use vectors::VectorHit;
 
 /// Environment variable that overrides where the index lives.
 pub const DIR_ENV: &str = "GIT_CODESEARCH_DIR";

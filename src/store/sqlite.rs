@@ -10,7 +10,10 @@ use rusqlite::{Connection, OpenFlags};
 use super::StoreError;
 
 /// The migrations, in order; version N is the N-th entry.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_initial.sql"),
+    include_str!("../../migrations/0002_embeddings.sql"),
+];
 
 /// The schema version this build writes and reads.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

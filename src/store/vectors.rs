@@ -1,0 +1,308 @@
+//! Chunk vectors in LanceDB: one table per embedding model (`vectors_<id hash>`), keyed by
+//! chunk id, so vectors of different models or dimensions never mix and switching models
+//! never rewrites the chunk table or its full-text index. Search is exact (flat) while a
+//! table is small and uses an IVF-PQ index once it is large enough to pay for one.
+
+use std::sync::Arc;
+
+use arrow_array::{Array, FixedSizeListArray, Float32Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use futures::TryStreamExt;
+use lancedb::index::vector::IvfPqIndexBuilder;
+use lancedb::index::Index;
+use lancedb::query::{ExecutableQuery, QueryBase, Select};
+use lancedb::DistanceType;
+
+use super::chunks::{lance_err, string_col, table_committed, table_dir};
+use super::{ChunkStore, StoreError};
+
+/// Prefix of the vector tables.
+const PREFIX: &str = "vectors_";
+
+/// Rows from which an approximate (IVF-PQ) index is built; below it, exact search is fast.
+pub const ANN_MIN_ROWS: usize = 100_000;
+
+/// One chunk's vector.
+#[derive(Debug, Clone)]
+pub struct VectorRow {
+    /// Chunk id (`<content hash>:<n>`).
+    pub id: String,
+    /// Content hash of the chunk.
+    pub content_hash: String,
+    /// Language of the chunk (for `--lang` prefilters).
+    pub language: String,
+    /// The embedding.
+    pub vector: Vec<f32>,
+}
+
+/// A chunk found by vector search.
+#[derive(Debug, Clone)]
+pub struct VectorHit {
+    /// Chunk id.
+    pub id: String,
+    /// Content hash.
+    pub content_hash: String,
+    /// Cosine distance (lower is closer).
+    pub distance: f32,
+}
+
+/// The table name for a model id (a stable hash keeps names short and safe).
+pub fn table_name(model: &str) -> String {
+    format!(
+        "{PREFIX}{}",
+        &crate::util::sha256_hex(model.as_bytes())[..16]
+    )
+}
+
+fn schema(dim: usize) -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Utf8, false),
+        Field::new("content_hash", DataType::Utf8, false),
+        Field::new("language", DataType::Utf8, false),
+        Field::new(
+            "vector",
+            DataType::FixedSizeList(
+                Arc::new(Field::new("item", DataType::Float32, true)),
+                dim as i32,
+            ),
+            false,
+        ),
+    ]))
+}
+
+fn to_batch(rows: &[VectorRow], dim: usize) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let strings = |f: fn(&VectorRow) -> &str| -> Arc<dyn Array> {
+        Arc::new(StringArray::from_iter_values(rows.iter().map(f)))
+    };
+    let flat = Float32Array::from_iter_values(rows.iter().flat_map(|r| r.vector.iter().copied()));
+    let list = FixedSizeListArray::try_new(
+        Arc::new(Field::new("item", DataType::Float32, true)),
+        dim as i32,
+        Arc::new(flat),
+        None,
+    )?;
+    RecordBatch::try_new(
+        schema(dim),
+        vec![
+            strings(|r| &r.id),
+            strings(|r| &r.content_hash),
+            strings(|r| &r.language),
+            Arc::new(list),
+        ],
+    )
+}
+
+impl ChunkStore {
+    fn vector_table(&self, model: &str) -> Result<Option<lancedb::Table>, StoreError> {
+        let name = table_name(model);
+        if !table_committed(&self.path, &name) {
+            return Ok(None);
+        }
+        self.rt
+            .block_on(self.db.open_table(&name).execute())
+            .map(Some)
+            .map_err(|e| lance_err(&self.path, "open vector table", e))
+    }
+
+    /// The dimension of `model`'s stored vectors, if it has any.
+    pub fn vector_dimension(&self, model: &str) -> Result<Option<usize>, StoreError> {
+        let Some(t) = self.vector_table(model)? else {
+            return Ok(None);
+        };
+        let schema = self
+            .rt
+            .block_on(t.schema())
+            .map_err(|e| lance_err(&self.path, "read vector schema", e))?;
+        Ok(
+            match schema.field_with_name("vector").map(|f| f.data_type()) {
+                Ok(DataType::FixedSizeList(_, n)) => Some(*n as usize),
+                _ => None,
+            },
+        )
+    }
+
+    /// Write vectors of `model`, replacing rows of the same content hashes first (left by an
+    /// interrupted run). All rows must have the same dimension.
+    pub fn add_vectors(&self, model: &str, rows: &[VectorRow]) -> Result<(), StoreError> {
+        let Some(dim) = rows.first().map(|r| r.vector.len()) else {
+            return Ok(());
+        };
+        if let Some(bad) = rows.iter().find(|r| r.vector.len() != dim) {
+            return Err(self.vshape(format!(
+                "vector of chunk {} has {} dimensions, expected {dim}",
+                bad.id,
+                bad.vector.len()
+            )));
+        }
+        let batch = to_batch(rows, dim).map_err(|e| self.vshape(e.to_string()))?;
+        match self.vector_table(model)? {
+            Some(t) => {
+                let mut hashes: Vec<String> = rows.iter().map(|r| r.content_hash.clone()).collect();
+                hashes.sort();
+                hashes.dedup();
+                for part in hashes.chunks(500) {
+                    self.rt
+                        .block_on(t.delete(&super::chunks::hash_filter(part)))
+                        .map_err(|e| lance_err(&self.path, "delete vectors", e))?;
+                }
+                self.rt
+                    .block_on(t.add(batch).execute())
+                    .map(|_| ())
+                    .map_err(|e| lance_err(&self.path, "add vectors", e))
+            }
+            None => {
+                let name = table_name(model);
+                let partial = table_dir(&self.path, &name);
+                if partial.exists() {
+                    std::fs::remove_dir_all(&partial).map_err(|e| StoreError::Dir {
+                        path: partial.clone(),
+                        source: e,
+                    })?;
+                }
+                self.rt
+                    .block_on(self.db.create_table(&name, batch).execute())
+                    .map(|_| ())
+                    .map_err(|e| lance_err(&self.path, "create vector table", e))
+            }
+        }
+    }
+
+    /// Nearest chunks to `query` among `model`'s vectors; `filter` is an SQL prefilter.
+    pub fn search_vectors(
+        &self,
+        model: &str,
+        query: &[f32],
+        limit: usize,
+        filter: Option<&str>,
+    ) -> Result<Vec<VectorHit>, StoreError> {
+        let Some(t) = self.vector_table(model)? else {
+            return Ok(Vec::new());
+        };
+        let mut q = t
+            .query()
+            .nearest_to(query)
+            .map_err(|e| lance_err(&self.path, "vector query", e))?
+            .distance_type(DistanceType::Cosine)
+            .select(Select::Columns(vec!["id".into(), "content_hash".into()]))
+            .limit(limit);
+        if let Some(f) = filter {
+            q = q.only_if(f);
+        }
+        let batches: Vec<RecordBatch> = self
+            .rt
+            .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
+            .map_err(|e| lance_err(&self.path, "vector search", e))?;
+        let mut out = Vec::new();
+        for b in &batches {
+            let id = string_col(b, "id").map_err(|w| self.vshape(w))?;
+            let hash = string_col(b, "content_hash").map_err(|w| self.vshape(w))?;
+            let dist = b
+                .column_by_name("_distance")
+                .and_then(|c| c.as_any().downcast_ref::<Float32Array>())
+                .ok_or_else(|| self.vshape("no _distance column".into()))?;
+            for i in 0..b.num_rows() {
+                out.push(VectorHit {
+                    id: id.value(i).to_string(),
+                    content_hash: hash.value(i).to_string(),
+                    distance: dist.value(i),
+                });
+            }
+        }
+        out.sort_by(|a, b| {
+            a.distance
+                .total_cmp(&b.distance)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        Ok(out)
+    }
+
+    /// Build the approximate index once `model`'s table is large enough, or fold new rows
+    /// into an existing one.
+    pub fn refresh_vector_index(&self, model: &str) -> Result<(), StoreError> {
+        let Some(t) = self.vector_table(model)? else {
+            return Ok(());
+        };
+        let rows = self
+            .rt
+            .block_on(t.count_rows(None))
+            .map_err(|e| lance_err(&self.path, "count vectors", e))?;
+        let indices = self
+            .rt
+            .block_on(t.list_indices())
+            .map_err(|e| lance_err(&self.path, "list vector indices", e))?;
+        if !indices.is_empty() {
+            let opts = lancedb::table::OptimizeOptions::default();
+            return self
+                .rt
+                .block_on(t.optimize(lancedb::table::OptimizeAction::Index(opts)))
+                .map(|_| ())
+                .map_err(|e| lance_err(&self.path, "update vector index", e));
+        }
+        if rows < ANN_MIN_ROWS {
+            return Ok(());
+        }
+        let build = t.create_index(
+            &["vector"],
+            Index::IvfPq(IvfPqIndexBuilder::default().distance_type(DistanceType::Cosine)),
+        );
+        self.rt
+            .block_on(build.execute())
+            .map_err(|e| lance_err(&self.path, "build vector index", e))
+    }
+
+    /// Remove the vectors of `hashes` from every model's table.
+    pub fn delete_vectors(&self, hashes: &[String]) -> Result<(), StoreError> {
+        if hashes.is_empty() {
+            return Ok(());
+        }
+        for name in self.vector_tables()? {
+            let t = self
+                .rt
+                .block_on(self.db.open_table(&name).execute())
+                .map_err(|e| lance_err(&self.path, "open vector table", e))?;
+            for part in hashes.chunks(500) {
+                self.rt
+                    .block_on(t.delete(&super::chunks::hash_filter(part)))
+                    .map_err(|e| lance_err(&self.path, "delete vectors", e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Drop the whole vector table of `model` (model or dimension changed, or repair).
+    pub fn drop_vectors(&self, model: &str) -> Result<(), StoreError> {
+        let name = table_name(model);
+        let dir = table_dir(&self.path, &name);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| StoreError::Dir {
+                path: dir.clone(),
+                source: e,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Names of the committed vector tables.
+    fn vector_tables(&self) -> Result<Vec<String>, StoreError> {
+        let names = self
+            .rt
+            .block_on(self.db.table_names().execute())
+            .map_err(|e| lance_err(&self.path, "list tables", e))?;
+        Ok(names
+            .into_iter()
+            .filter(|n| n.starts_with(PREFIX) && table_committed(&self.path, n))
+            .collect())
+    }
+
+    /// Chunks with the given ids.
+    pub fn chunks_by_id(&self, ids: &[String]) -> Result<Vec<super::ChunkRow>, StoreError> {
+        self.chunks_where(ids, "id")
+    }
+
+    fn vshape(&self, what: String) -> StoreError {
+        StoreError::Shape {
+            path: self.path.clone(),
+            what,
+        }
+    }
+}
