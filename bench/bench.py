@@ -8,6 +8,7 @@ Usage:
 It checks REV_A out into a temporary worktree (no network), then reports:
   cold index: seconds, files/s, chunks/s, MB/s; index size / source size;
   no-op re-index vs `git status` (ratio);
+  embedding: chunks embedded per second by the configured model within --embed-secs;
   query latency p50/p95 for --mode bm25 and --mode hybrid vs `git grep -c` for the same words;
   with --rev-b: index after switching to REV_B and back, vs the cold index, with the number of
   files that differ.
@@ -72,6 +73,7 @@ def main():
     ap.add_argument("--rev-b")
     ap.add_argument("--bin", default="target/release/git-codesearch")
     ap.add_argument("--json")
+    ap.add_argument("--embed-secs", type=int, default=60, help="how long to let the embedding phase run")
     args = ap.parse_args()
     binary = os.path.abspath(args.bin)
     tmp = tempfile.mkdtemp(prefix="cs-bench-")
@@ -93,7 +95,8 @@ def bench(binary, wt, env, args):
     r = {"rev_a": args.rev_a}
     files = subprocess.run(["git", "ls-files", "-z"], cwd=wt, capture_output=True).stdout.split(b"\0")
     src_bytes = sum(os.path.getsize(os.path.join(wt, f.decode())) for f in files if f and os.path.isfile(os.path.join(wt, f.decode())))
-    cold, _ = run([binary, "index", "-q"], wt, env)
+    # Chunking and symbols alone (the embedding phase is measured separately below).
+    cold, _ = run([binary, "index", "-q", "--no-embed"], wt, env)
     st = json.loads(run([binary, "status", "--json"], wt, env)[1].stdout)
     r["cold_index_s"] = round(cold, 3)
     r["files_indexed"] = st["files"]
@@ -105,11 +108,21 @@ def bench(binary, wt, env, args):
     r["mb_per_s"] = round(src_bytes / 1e6 / cold, 2)
     r["index_mb"] = round(st["index_bytes"] / 1e6, 2)
     r["index_over_source"] = round(st["index_bytes"] / max(src_bytes, 1), 2)
-    noop = median_time([binary, "index", "-q"], wt, env)
+    noop = median_time([binary, "index", "-q", "--no-embed"], wt, env)
     gstatus = median_time(["git", "status", "--porcelain"], wt, env)
     r["noop_reindex_s"] = round(noop, 4)
     r["git_status_s"] = round(gstatus, 4)
     r["noop_over_git_status"] = round(noop / gstatus, 2)
+    # Embed for a fixed time (Ctrl-C keeps what is done), then count the chunks embedded.
+    t = time.perf_counter()
+    subprocess.run(["timeout", "-s", "INT", str(args.embed_secs), binary, "index", "-q"], cwd=wt, env=env)
+    spent = time.perf_counter() - t
+    st = json.loads(run([binary, "status", "--json"], wt, env)[1].stdout)
+    vec = st.get("vectors") or {}
+    r["embed_s"] = round(spent, 1)
+    r["embedded_files"] = vec.get("embedded_files", 0)
+    r["embedded_chunks"] = vec.get("embedded_chunks", 0)
+    r["embed_chunks_per_s"] = round(r["embedded_chunks"] / spent, 1)
     for mode in ["bm25", "hybrid"]:
         run([binary, "search", "-q", "--mode", mode, QUERIES[0]], wt, env)  # warm the page cache
         lat = [run([binary, "search", "-q", "--json", "--mode", mode, q], wt, env)[0] for q in QUERIES]
@@ -127,7 +140,7 @@ def bench(binary, wt, env, args):
     if args.rev_b:
         changed = subprocess.run(["git", "diff", "--name-only", args.rev_a, args.rev_b], cwd=wt, capture_output=True, text=True).stdout.split()
         subprocess.run(["git", "checkout", "-q", "--detach", args.rev_b], cwd=wt, check=True)
-        dt, p = run([binary, "index", "-q", "--json"], wt, env)
+        dt, p = run([binary, "index", "-q", "--json", "--no-embed"], wt, env)
         stats = json.loads(p.stdout)["stats"]
         r["switch_changed_files"] = len(changed)
         r["switch_index_s"] = round(dt, 3)
@@ -135,7 +148,7 @@ def bench(binary, wt, env, args):
         r["switch_add_tag"] = stats["add_tag"]
         r["switch_over_cold"] = round(dt / cold, 3)
         subprocess.run(["git", "checkout", "-q", "--detach", args.rev_a], cwd=wt, check=True)
-        dt, p = run([binary, "index", "-q", "--json"], wt, env)
+        dt, p = run([binary, "index", "-q", "--json", "--no-embed"], wt, env)
         r["switch_back_s"] = round(dt, 3)
         r["switch_back_compute"] = json.loads(p.stdout)["stats"]["compute"]
     return r

@@ -74,6 +74,7 @@ complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l 
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l resume -d 'Resume an interrupted run without asking'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l restart -d 'Discard an interrupted run\'s partial work without asking'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l no-embed -d 'Leave embedding for later: update chunks and symbols only (vectors stay pending)'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l hook -d 'Run as a git hook: never wait for the lock (ask the holder to run again instead)'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l json -d 'Print the result as JSON'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -s h -l help -d 'Print help'

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::{HooksAction, IndexArgs, Outcome};
 use crate::git::hooks::{self, HookChange};
 use crate::index::lock::Contention;
-use crate::index::{self, IndexOptions, IndexReport, ResumeChoice};
+use crate::index::{self, EmbedPolicy, IndexOptions, IndexReport, ResumeChoice};
 use crate::workspace::Workspace;
 use crate::Error;
 
@@ -39,6 +39,11 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
             Some(rev) => Some(ws.repo.resolve_commit(rev)?),
             None => None,
         },
+        embed: if args.no_embed {
+            EmbedPolicy::Skip
+        } else {
+            EmbedPolicy::All
+        },
     };
     let report = index::run(&ws, &opts)?;
     if args.json {
@@ -48,6 +53,11 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
             "deferred": report.deferred,
             "noop": report.noop,
             "stats": report.stats,
+            "embed_error": report
+                .embed
+                .as_ref()
+                .and_then(|e| e.outcome.error.as_ref())
+                .map(|e| crate::util::chain(e)),
         });
         writeln!(std::io::stdout(), "{line}").map_err(Error::Output)?;
     } else if args.dry_run {
@@ -68,8 +78,12 @@ pub fn quiet_options(contention: Contention) -> IndexOptions {
         verbose: false,
         contention,
         commit: None,
+        embed: EmbedPolicy::Budget(MCP_EMBED_BUDGET),
     }
 }
+
+/// How long an MCP `reindex` call embeds before answering (the rest stays pending).
+const MCP_EMBED_BUDGET: Duration = Duration::from_secs(60);
 
 /// Index before a first search (progress on, resume without asking only if not a terminal).
 /// With `commit`, index that commit's tree instead of the work tree.
@@ -85,6 +99,7 @@ pub fn index_now(
         verbose: !quiet,
         contention: Contention::Wait(LOCK_WAIT),
         commit,
+        embed: EmbedPolicy::Budget(Duration::from_secs(ws.config.embed.search_budget_secs)),
     };
     let report = index::run(ws, &opts)?;
     if !quiet {
@@ -100,12 +115,33 @@ pub fn summary(r: &IndexReport) -> String {
         return "another index run is in progress; it will pick up these changes".into();
     }
     let what = if r.noop { "up to date" } else { "indexed" };
-    format!(
+    let mut line = format!(
         "{what} {}, {} chunks written in {:.2}s",
         counts(s),
         s.chunks_added,
         s.seconds
-    )
+    );
+    if let Some(e) = &r.embed {
+        line.push_str(&embed_summary(&e.outcome));
+    }
+    line
+}
+
+/// `; embedded N files, M pending (why)` when the embedding phase did something.
+fn embed_summary(o: &crate::index::vectors::EmbedOutcome) -> String {
+    let mut s = String::new();
+    if o.embedded > 0 {
+        s.push_str(&format!("; embedded {} files", o.embedded));
+    }
+    if o.pending > 0 {
+        let why = match (&o.error, o.out_of_time) {
+            (Some(e), _) => format!("the embedder failed: {}", crate::util::chain(e)),
+            (None, true) => "time budget used up; `git codesearch index` finishes".into(),
+            (None, false) => "interrupted".into(),
+        };
+        s.push_str(&format!("; {} files still need vectors ({why})", o.pending));
+    }
+    s
 }
 
 /// `BRANCH: N files (compute …, add-tag …, …)`.

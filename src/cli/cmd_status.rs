@@ -25,6 +25,15 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
     let size = crate::store::dir_size(&ws.index_dir);
     let stored_chunks = ws.chunk_store()?.count()?;
     let checkpoint = db.checkpoint()?;
+    let model = crate::embed::model_id(&ws.config.embed);
+    let coverage = match &model {
+        Some(m) => Some(db.embed_coverage(&branch.key, m)?),
+        None => None,
+    };
+    let embedded_chunks = match &model {
+        Some(m) => db.embedded_chunks(m)?,
+        None => 0,
+    };
     let skipped_list = if args.verbose {
         db.skipped(&branch.key)?
     } else {
@@ -40,6 +49,9 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
             "files": files, "skipped": skipped, "distinct_contents": contents,
             "chunks": chunks, "symbols": symbols, "stored_chunks": stored_chunks,
             "last_run": last,
+            "vectors": model.as_ref().zip(coverage).map(|(m, (done, total))| serde_json::json!({
+                "model": m, "embedded_files": done, "files_with_chunks": total,
+                "embedded_chunks": embedded_chunks})),
             "branches": branches,
             "interrupted_run": checkpoint.map(|c| serde_json::json!({
                 "phase": c.phase, "done": c.done, "total": c.total, "started_at": c.started_at})),
@@ -74,6 +86,17 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
         )),
         None => lines.push("last run    never: run `git codesearch index`".into()),
     }
+    lines.push(match (&model, coverage) {
+        (Some(m), Some((done, total))) => format!(
+            "vectors     {done} of {total} files embedded by {m}{}",
+            if done < total {
+                " (`git codesearch index` embeds the rest)"
+            } else {
+                ""
+            }
+        ),
+        _ => "vectors     off ([embed] provider = none)".into(),
+    });
     lines.push(format!("branches    {}", branches.join(", ")));
     if let Some(c) = checkpoint {
         lines.push(format!(

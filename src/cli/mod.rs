@@ -165,6 +165,9 @@ pub struct IndexArgs {
     /// Index a commit, tag or branch as committed, without checking it out.
     #[arg(long, value_name = "REV")]
     pub rev: Option<String>,
+    /// Leave embedding for later: update chunks and symbols only (vectors stay pending).
+    #[arg(long)]
+    pub no_embed: bool,
     /// Run as a git hook: never wait for the lock (ask the holder to run again instead).
     #[arg(long, hide = true)]
     pub hook: bool,

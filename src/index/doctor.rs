@@ -46,6 +46,8 @@ pub enum Repair {
     DropOrphanSymbols,
     /// Rebuild the full-text index.
     RebuildFts,
+    /// Drop a model's vectors and marks, so the next run embeds everything again.
+    ResetVectors(String),
     /// Bring the branch's index up to date with the work tree.
     Reindex,
     /// Throw the index away and build it again from the work tree.
@@ -135,6 +137,9 @@ pub fn check(ws: &Workspace) -> Result<Health, IndexError> {
         ),
         Err(e) => return severe(h, e),
     }
+    if let Err(e) = check_vectors(ws, &db, &chunks, &mut h) {
+        return severe(h, e);
+    }
     check_runs(&db, &mut h)?;
     check_work_tree(ws, &db, &mut h)?;
     h.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
@@ -152,16 +157,7 @@ fn severe(mut h: Health, e: StoreError) -> Result<Health, IndexError> {
     Ok(h)
 }
 
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cur = e.source();
-    while let Some(c) = cur {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
-        cur = c.source();
-    }
-    s
-}
+use crate::util::chain;
 
 /// Integrity and schema. Returns false when the database is too damaged to look further.
 fn check_sqlite(db: &Db, h: &mut Health) -> Result<bool, StoreError> {
@@ -236,6 +232,41 @@ fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(),
             format!("{orphan_symbols} symbols belong to no stored content"),
             Repair::DropOrphanSymbols,
         );
+    }
+    Ok(())
+}
+
+/// Each model's vectors are present and have one dimension, the one configured.
+fn check_vectors(
+    ws: &Workspace,
+    db: &Db,
+    chunks: &ChunkStore,
+    h: &mut Health,
+) -> Result<(), StoreError> {
+    let configured = crate::embed::model_id(&ws.config.embed);
+    for (model, n) in db.embedded_models()? {
+        let dim = chunks.vector_dimension(&model)?;
+        let want = ws.config.embed.dimension;
+        match dim {
+            None => h.add(
+                Severity::Degraded,
+                format!("{n} contents are marked embedded by {model} but its vector table is gone"),
+                Repair::ResetVectors(model.clone()),
+            ),
+            Some(d) if Some(&model) == configured.as_ref() && want > 0 && d != want => h.add(
+                Severity::Degraded,
+                format!("vectors of {model} have {d} dimensions, the configuration says {want}"),
+                Repair::ResetVectors(model.clone()),
+            ),
+            Some(d) => h.notes.push(format!(
+                "vectors: {n} contents embedded by {model} ({d} dimensions){}",
+                if Some(&model) == configured.as_ref() {
+                    ""
+                } else {
+                    ", not the configured model"
+                }
+            )),
+        }
     }
     Ok(())
 }
@@ -334,6 +365,7 @@ pub fn repair(ws: &Workspace, health: &Health) -> Result<Vec<String>, IndexError
             verbose: false,
             contention: Contention::Wait(LOCK_WAIT),
             commit: None,
+            embed: super::EmbedPolicy::All,
         };
         super::run(ws, &opts)?;
         done.push("brought the index of the checked-out branch up to date".into());
@@ -371,6 +403,14 @@ fn targeted(
             Repair::RebuildFts => {
                 chunks.refresh_fts(ws.config.search.stemming)?;
                 done.push("rebuilt the full-text index".into());
+            }
+            Repair::ResetVectors(model) => {
+                chunks.drop_vectors(model)?;
+                db.forget_model(model)?;
+                done.push(format!(
+                    "dropped the vectors of {model}; they are embedded again"
+                ));
+                reindex = true;
             }
             Repair::Resume | Repair::Reindex => reindex = true,
             Repair::ReleaseLock | Repair::Refuse | Repair::Rebuild => {}

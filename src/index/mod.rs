@@ -16,13 +16,14 @@ pub mod scan;
 pub mod share;
 pub mod symbols;
 pub mod tokens;
+pub mod vectors;
 pub mod walk;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-pub use run::{run, IndexOptions, IndexReport, ResumeChoice};
+pub use run::{run, EmbedPolicy, IndexOptions, IndexReport, ResumeChoice};
 
 use crate::store::state::LockHolder;
 use crate::store::StoreError;

@@ -48,6 +48,28 @@ pub struct IndexOptions {
     pub contention: Contention,
     /// Index this commit's tree from the object database instead of the work tree.
     pub commit: Option<String>,
+    /// Whether to embed pending chunks after the branch is committed.
+    pub embed: EmbedPolicy,
+}
+
+/// How much embedding an index run does (vector search on only).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EmbedPolicy {
+    /// None: leave everything pending.
+    Skip,
+    /// Everything pending.
+    All,
+    /// As much as fits in this time; the rest stays pending.
+    Budget(std::time::Duration),
+}
+
+/// The embedding part of a report.
+#[derive(Debug)]
+pub struct EmbedReport {
+    /// Model id.
+    pub model: String,
+    /// What happened.
+    pub outcome: super::vectors::EmbedOutcome,
 }
 
 /// The outcome of `index`.
@@ -61,6 +83,8 @@ pub struct IndexReport {
     pub noop: bool,
     /// This was a dry run: nothing was written.
     pub dry_run: bool,
+    /// The embedding phase, when vector search is on and it ran.
+    pub embed: Option<EmbedReport>,
 }
 
 /// Bring the index of the checked-out branch up to date.
@@ -114,7 +138,10 @@ fn run_locked(
         chunks.refresh_fts(ws.config.search.stemming)?;
     }
     loop {
-        let report = pass(ws, db, &mut chunks, me, opts)?;
+        let mut report = pass(ws, db, &mut chunks, me, opts)?;
+        if !opts.dry_run {
+            report.embed = embed_phase(ws, db, &chunks, me, opts, &mut report.stats)?;
+        }
         if opts.dry_run || !db.take_rerun(me)? {
             return Ok(report);
         }
@@ -244,6 +271,7 @@ fn pass(
             dry_run: opts.dry_run,
             stats,
             deferred: false,
+            embed: None,
         });
     }
     let files: Vec<&WalkedFile> = plan
@@ -459,4 +487,83 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         content: Some(content),
         chunks,
     }
+}
+
+/// Embed what the branch still lacks, as far as the policy allows. A provider that cannot
+/// start (no API key, say) leaves everything pending and is reported, never fatal: BM25 and
+/// symbols already work.
+fn embed_phase(
+    ws: &Workspace,
+    db: &Db,
+    chunks: &ChunkStore,
+    me: &LockHolder,
+    opts: &IndexOptions,
+    stats: &mut RunStats,
+) -> Result<Option<EmbedReport>, IndexError> {
+    let deadline = match opts.embed {
+        EmbedPolicy::Skip => return Ok(None),
+        EmbedPolicy::All => None,
+        EmbedPolicy::Budget(d) => Some(Instant::now() + d),
+    };
+    let model = match crate::embed::model_id(&ws.config.embed) {
+        Some(m) => m,
+        None => return Ok(None),
+    };
+    let mut embedder = match crate::embed::from_config(&ws.config.embed) {
+        Ok(Some(e)) => e,
+        Ok(None) => return Ok(None),
+        Err(e) => {
+            let pending = db.pending_embeddings(&stats.branch, &model)?.len();
+            let outcome = super::vectors::EmbedOutcome {
+                pending,
+                error: Some(e),
+                ..Default::default()
+            };
+            super::vectors::record(stats, &model, &outcome);
+            db.record_embedding(&stats.run_id, 0, pending, &model)?;
+            return Ok(Some(EmbedReport { model, outcome }));
+        }
+    };
+    let (done, total) = db.embed_coverage(&stats.branch, &model)?;
+    let bar = progress_bar(opts, total - done, "embedding");
+    let cp = Checkpoint {
+        run_id: stats.run_id.clone(),
+        workspace: ws.workdir.display().to_string(),
+        branch: stats.branch.clone(),
+        phase: "embed".into(),
+        done: 0,
+        total: total - done,
+        started_at: stats.started_at,
+        updated_at: crate::util::unix_now(),
+    };
+    let progress = |d: usize, t: usize| {
+        bar.set_position(d as u64);
+        let now = crate::util::unix_now();
+        let cp = Checkpoint {
+            done: d,
+            total: t,
+            updated_at: now,
+            ..cp.clone()
+        };
+        // Progress notes are best effort: the embedded marks are the real record.
+        let _ = db.save_checkpoint(&cp);
+        let _ = db.renew_lock(me, now + lock::LEASE_SECS);
+    };
+    if total > done {
+        db.save_checkpoint(&cp)?;
+    }
+    let outcome = super::vectors::embed_pending(super::vectors::EmbedJob {
+        db,
+        chunks,
+        embedder: embedder.as_mut(),
+        branch: &stats.branch,
+        batch_size: ws.config.embed.batch_size,
+        deadline,
+        progress: &progress,
+    })?;
+    bar.finish_and_clear();
+    db.clear_checkpoint()?;
+    super::vectors::record(stats, &model, &outcome);
+    db.record_embedding(&stats.run_id, outcome.embedded, outcome.pending, &model)?;
+    Ok(Some(EmbedReport { model, outcome }))
 }

@@ -5,8 +5,10 @@
 
 pub mod budget;
 pub mod fusion;
+pub mod prior;
 pub mod query;
 pub mod retrieve;
+pub mod semantic;
 
 use std::collections::HashMap;
 
@@ -62,7 +64,9 @@ impl SearchError {
             )),
             SearchError::BadGlob { .. } => Some("use a glob such as 'src/**/*.rs'".into()),
             SearchError::UnknownLanguage { .. } => None,
-            SearchError::ModeUnavailable { .. } => Some("use --mode hybrid, bm25 or symbol".into()),
+            SearchError::ModeUnavailable { .. } => Some(
+                "run `git codesearch index` to embed, or use --mode hybrid, bm25 or symbol".into(),
+            ),
             SearchError::Store(e) => e.hint(),
         }
     }
@@ -156,19 +160,27 @@ pub fn search(
     };
     let mut degraded = None;
     let mut lists: Vec<(Source, f64, Vec<ChunkRow>)> = Vec::new();
-    match opts.mode {
-        Mode::Vector => {
-            return Err(SearchError::ModeUnavailable {
-                mode: "vector",
-                reason: "no embedding model is configured".into(),
-            })
+    if matches!(opts.mode, Mode::Hybrid | Mode::Vector) {
+        let part = semantic::retrieve(db, chunks, config, branch, &q, n, lang)?;
+        crate::util::trace("vectors retrieved");
+        match (part.found, opts.mode) {
+            (Some(found), _) => {
+                let weight = if opts.mode == Mode::Vector {
+                    1.0
+                } else {
+                    s.weights.vector
+                };
+                lists.push((Source::Vector, weight, found));
+            }
+            (None, Mode::Vector) => {
+                return Err(SearchError::ModeUnavailable {
+                    mode: "vector",
+                    reason: part.note.unwrap_or_default(),
+                })
+            }
+            (None, _) => {}
         }
-        Mode::Hybrid => {
-            degraded = Some(
-                "vector search off: no embedding model is configured; using BM25 + symbols".into(),
-            );
-        }
-        _ => {}
+        degraded = part.note;
     }
     if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
         let (found, _) = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
@@ -185,12 +197,30 @@ pub fn search(
         lists.push((Source::Symbol, weight, found));
         crate::util::trace("symbols retrieved");
     }
-    let hits = rank(db, branch, config, &lists, glob.as_ref(), limit)?;
+    drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
+    let hits = rank(db, &q, branch, config, &lists, glob.as_ref(), limit)?;
     Ok(SearchResult {
         hits,
         query: q,
         degraded,
     })
+}
+
+/// Nearest neighbours always exist. A one-word query (an identifier, an error code) that
+/// neither BM25 nor symbols found is not in the code: answer "no hits" (exit 1) as grep
+/// would, not with whatever happens to be nearest. Sentences keep their vector hits: that
+/// is what vectors are for. `--mode vector` asked for neighbours and keeps them.
+fn drop_vectors_for_a_missing_word(
+    lists: &mut Vec<(Source, f64, Vec<ChunkRow>)>,
+    mode: Mode,
+    q: &Query,
+) {
+    let lexical_empty = lists
+        .iter()
+        .all(|(s, _, found)| *s == Source::Vector || found.is_empty());
+    if mode == Mode::Hybrid && lexical_empty && q.raw.split_whitespace().count() == 1 {
+        lists.retain(|(s, _, _)| *s != Source::Vector);
+    }
 }
 
 fn compile_glob(glob: Option<&str>) -> Result<Option<GlobMatcher>, SearchError> {
@@ -221,6 +251,7 @@ fn check_lang(lang: Option<&str>) -> Result<Option<&str>, SearchError> {
 /// Fuse, map to paths, filter, boost, merge and cut.
 fn rank(
     db: &Db,
+    q: &Query,
     branch: &str,
     config: &Config,
     lists: &[(Source, f64, Vec<ChunkRow>)],
@@ -256,11 +287,16 @@ fn rank(
             }
             let age_days = ((now_ns - *mtime as i128).max(0) / 86_400_000_000_000) as f64;
             let recency = config.search.recency_boost * (-age_days / 14.0).exp();
+            let prior = if config.search.path_prior {
+                prior::prior(path, &chunk.language, q)
+            } else {
+                1.0
+            };
             spans.push(Span {
                 path: path.clone(),
                 start: chunk.start_line,
                 end: chunk.end_line,
-                score: f.score * (1.0 + recency),
+                score: f.score * (1.0 + recency) * prior,
                 sources: f.sources.clone(),
                 members: vec![chunk_of_span.len()],
             });

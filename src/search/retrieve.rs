@@ -37,18 +37,7 @@ pub fn bm25(
     let full = found.len() == fetch;
     let (mut kept, mut members) = keep_on_branch(db, branch, found.into_iter().map(|s| s.chunk))?;
     if kept.len() < n && full {
-        let hashes: Vec<String> = db.branch_hashes(branch)?.into_iter().collect();
-        let mut filter = format!(
-            "content_hash IN ({})",
-            hashes
-                .iter()
-                .map(|h| format!("'{h}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        if let Some(l) = &lang_filter {
-            filter = format!("({filter}) AND {l}");
-        }
+        let filter = branch_filter(db, branch, lang_filter.as_deref())?;
         let found = chunks.search_fts(&text, n, Some(&filter))?;
         (kept, members) = keep_on_branch(db, branch, found.into_iter().map(|s| s.chunk))?;
     }
@@ -143,4 +132,62 @@ pub fn symbols(
         }
     }
     Ok(out)
+}
+
+/// Vector candidates on the branch, nearest first: over-fetches and filters by membership,
+/// and if that leaves too few while more may exist, asks again with a branch prefilter.
+pub fn vector(
+    db: &Db,
+    chunks: &ChunkStore,
+    branch: &str,
+    model: &str,
+    query: &[f32],
+    (n, min_similarity): (usize, f32),
+    lang: Option<&str>,
+) -> Result<Vec<ChunkRow>, SearchError> {
+    let close = |h: &crate::store::VectorHit| 1.0 - h.distance >= min_similarity;
+    let lang_filter = lang.map(|l| format!("language = '{}'", l.replace('\'', "''")));
+    let fetch = n * 3;
+    let found = chunks.search_vectors(model, query, fetch, lang_filter.as_deref())?;
+    let full = found.len() == fetch;
+    let mut hashes: Vec<String> = found.iter().map(|h| h.content_hash.clone()).collect();
+    hashes.sort();
+    hashes.dedup();
+    let members = membership(db, branch, &hashes)?;
+    let near: Vec<&crate::store::VectorHit> = found
+        .iter()
+        .filter(|h| members.contains_key(&h.content_hash) && close(h))
+        .collect();
+    let mut kept: Vec<String> = near.iter().map(|h| h.id.clone()).collect();
+    if kept.len() < n && full {
+        let filter = branch_filter(db, branch, lang_filter.as_deref())?;
+        kept = chunks
+            .search_vectors(model, query, n, Some(&filter))?
+            .into_iter()
+            .filter(close)
+            .map(|h| h.id)
+            .collect();
+    }
+    kept.truncate(n);
+    let mut rows: HashMap<String, ChunkRow> = chunks
+        .chunks_by_id(&kept)?
+        .into_iter()
+        .map(|c| (c.id.clone(), c))
+        .collect();
+    Ok(kept.iter().filter_map(|id| rows.remove(id)).collect())
+}
+
+/// A store filter for every content on `branch` (and the language, if asked): the second,
+/// exact pass when the first, unfiltered pass came back full of other branches' content.
+fn branch_filter(db: &Db, branch: &str, lang_filter: Option<&str>) -> Result<String, SearchError> {
+    let hashes: Vec<String> = db
+        .branch_hashes(branch)?
+        .into_iter()
+        .map(|h| format!("'{h}'"))
+        .collect();
+    let filter = format!("content_hash IN ({})", hashes.join(", "));
+    Ok(match lang_filter {
+        Some(l) => format!("({filter}) AND {l}"),
+        None => filter,
+    })
 }

@@ -33,13 +33,28 @@ pub fn hermetic(cmd: &mut Command, home: &Path) {
 }
 
 impl TestRepo {
-    /// An empty repository on branch `main`.
+    /// An empty repository on branch `main`. Embedding is switched off in its git config:
+    /// the CPU model would make every index run in every test slow, and only the tests
+    /// about vectors (and one crash test) need it; they call [`TestRepo::embed_locally`].
     pub fn new() -> TestRepo {
         let repo = TestRepo {
             dir: tempfile::tempdir().expect("tempdir"),
         };
         repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "codesearch.embedProvider", "none"]);
         repo
+    }
+
+    /// Back to the product's default: the bundled local embedding model (or whatever
+    /// `.codesearch.toml` says).
+    pub fn embed_locally(&self) -> &Self {
+        let mut cmd = Command::new("git");
+        cmd.args(["config", "--unset", "codesearch.embedProvider"])
+            .current_dir(self.path());
+        hermetic(&mut cmd, self.path());
+        // Status 5: already unset.
+        let _ = cmd.output().expect("run git");
+        self
     }
 
     /// A repository with `files` committed on `main`.

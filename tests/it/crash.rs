@@ -38,7 +38,8 @@ fn fingerprint(repo: &TestRepo) -> (serde_json::Value, Vec<Vec<String>>) {
         s["chunks"],
         s["symbols"],
         s["stored_chunks"],
-        s["distinct_contents"]
+        s["distinct_contents"],
+        s["vectors"]
     ]);
     let results = [
         "transform_17",
@@ -168,7 +169,9 @@ fn eight_concurrent_index_runs_and_searches_agree() {
 
 #[test]
 fn ctrl_c_exits_130_with_a_usable_checkpoint() {
+    // With the local model on, so the signal can land in the embed phase too.
     let repo = big_repo();
+    repo.embed_locally();
     let child = repo
         .cmd(&["index"])
         .stdin(Stdio::null())
@@ -203,6 +206,7 @@ fn ctrl_c_exits_130_with_a_usable_checkpoint() {
         "{err}"
     );
     let clean = big_repo();
+    clean.embed_locally();
     clean.index(&[]);
     assert_eq!(fingerprint(&repo), fingerprint(&clean));
 }

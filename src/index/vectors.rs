@@ -1,0 +1,167 @@
+//! The embedding phase of an index run, after the branch is committed: embed the chunks of
+//! every content on the branch that the configured model has not embedded yet. BM25 and
+//! symbols already answer by then, so this phase may stop early (time budget, Ctrl-C, an
+//! API that keeps failing) without harm: what is not marked embedded stays pending and the
+//! next run picks it up. Vectors are cached by (content hash, model), so a chunk is never
+//! embedded twice, across branches, renames or re-runs.
+
+use std::time::Instant;
+
+use super::IndexError;
+use crate::embed::{EmbedError, Embedder};
+use crate::store::catalog::RunStats;
+use crate::store::vectors::VectorRow;
+use crate::store::{ChunkRow, ChunkStore, Db};
+
+/// Contents read from the chunk store per step (then embedded in provider batches).
+const CONTENTS_PER_STEP: usize = 32;
+
+/// Longest text given to the embedder per chunk, in bytes (models truncate anyway).
+const MAX_TEXT_BYTES: usize = 4000;
+
+/// How the embedding phase ended.
+#[derive(Debug, Default)]
+pub struct EmbedOutcome {
+    /// Contents embedded now.
+    pub embedded: usize,
+    /// Contents still without vectors.
+    pub pending: usize,
+    /// The provider failed; what is pending stays pending.
+    pub error: Option<EmbedError>,
+    /// Stopped at the time budget.
+    pub out_of_time: bool,
+}
+
+/// What the phase works with.
+pub struct EmbedJob<'a> {
+    /// The catalog.
+    pub db: &'a Db,
+    /// Chunks and vectors.
+    pub chunks: &'a ChunkStore,
+    /// The provider.
+    pub embedder: &'a mut dyn Embedder,
+    /// Branch key whose content gets vectors.
+    pub branch: &'a str,
+    /// Texts per provider call.
+    pub batch_size: usize,
+    /// Stop (leaving the rest pending) at this instant.
+    pub deadline: Option<Instant>,
+    /// Called after each step with (done, total).
+    pub progress: &'a dyn Fn(usize, usize),
+}
+
+/// Embed what is pending on the branch.
+pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
+    let model = job.embedder.model_id();
+    let mut pending = job.db.pending_embeddings(job.branch, &model)?;
+    let total = pending.len();
+    let mut out = EmbedOutcome::default();
+    let mut checked_dimension = false;
+    let mut i = 0;
+    while i < pending.len() {
+        if super::interrupted() {
+            out.pending = pending.len() - i;
+            return Err(IndexError::Interrupted {
+                done: out.embedded,
+                total,
+            });
+        }
+        if job.deadline.is_some_and(|d| Instant::now() >= d) {
+            out.out_of_time = true;
+            break;
+        }
+        let step: Vec<String> = pending[i..(i + CONTENTS_PER_STEP).min(pending.len())].to_vec();
+        let rows = job.chunks.chunks_of(&step)?;
+        let vectors = match embed_rows(job.embedder, &rows, job.batch_size) {
+            Ok(v) => v,
+            Err(e) => {
+                out.error = Some(e);
+                break;
+            }
+        };
+        if !checked_dimension {
+            checked_dimension = true;
+            if reset_on_new_dimension(&job, &model, &vectors)? {
+                // Everything of this model is pending again: start over with the full list.
+                pending = job.db.pending_embeddings(job.branch, &model)?;
+            }
+        }
+        job.chunks.add_vectors(&model, &vectors)?;
+        // Marked only now that every chunk of these contents has its vector stored.
+        job.db.mark_embedded(&step, &model)?;
+        out.embedded += step.len();
+        i += step.len();
+        (job.progress)(out.embedded, total);
+    }
+    out.pending = pending.len() - i;
+    if out.embedded > 0 {
+        job.chunks.refresh_vector_index(&model)?;
+    }
+    Ok(out)
+}
+
+/// If stored vectors of this model have another dimension (the API now answers with a
+/// different size), drop them all: vectors of different dimensions are never mixed.
+fn reset_on_new_dimension(
+    job: &EmbedJob<'_>,
+    model: &str,
+    vectors: &[VectorRow],
+) -> Result<bool, IndexError> {
+    let Some(new) = vectors.first().map(|v| v.vector.len()) else {
+        return Ok(false);
+    };
+    match job.chunks.vector_dimension(model)? {
+        Some(old) if old != new => {
+            eprintln!(
+                "note: the embedding model now returns {new} dimensions (stored: {old}); re-embedding everything"
+            );
+            job.chunks.drop_vectors(model)?;
+            job.db.forget_model(model)?;
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
+}
+
+/// Embed chunk rows in provider batches. The text names the file, which helps questions
+/// that mention a module or file name.
+fn embed_rows(
+    embedder: &mut dyn Embedder,
+    rows: &[ChunkRow],
+    batch: usize,
+) -> Result<Vec<VectorRow>, EmbedError> {
+    let mut out = Vec::with_capacity(rows.len());
+    for part in rows.chunks(batch.max(1)) {
+        let texts: Vec<String> = part.iter().map(chunk_text).collect();
+        let vectors = embedder.embed(&texts)?;
+        for (r, v) in part.iter().zip(vectors) {
+            out.push(VectorRow {
+                id: r.id.clone(),
+                content_hash: r.content_hash.clone(),
+                language: r.language.clone(),
+                vector: v,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The text embedded for a chunk: its path, then its content, cut at a char boundary.
+pub fn chunk_text(r: &ChunkRow) -> String {
+    let mut t = format!("{}\n{}", r.filepath, r.content);
+    if t.len() > MAX_TEXT_BYTES {
+        let mut end = MAX_TEXT_BYTES;
+        while !t.is_char_boundary(end) {
+            end -= 1;
+        }
+        t.truncate(end);
+    }
+    t
+}
+
+/// Copy the outcome into the run's statistics.
+pub fn record(stats: &mut RunStats, model: &str, o: &EmbedOutcome) {
+    stats.embedded = o.embedded;
+    stats.embed_pending = o.pending;
+    stats.embed_model = Some(model.to_string());
+}

@@ -1,0 +1,90 @@
+//! The vector retriever's preconditions: is an embedding model configured, does this branch
+//! have vectors from it, can the query be embedded now. Any "no" degrades the search to
+//! BM25 + symbols with a reason, never fails it (unless `--mode vector` asked for vectors).
+
+use super::query::Query;
+use super::{retrieve, SearchError};
+use crate::config::Config;
+use crate::store::{ChunkRow, ChunkStore, Db};
+
+/// What the vector retriever contributed.
+pub struct VectorPart {
+    /// Nearest chunks on the branch, when vector search ran.
+    pub found: Option<Vec<ChunkRow>>,
+    /// Why vector search did not run or is incomplete.
+    pub note: Option<String>,
+}
+
+/// Run vector retrieval if it can run.
+pub fn retrieve(
+    db: &Db,
+    chunks: &ChunkStore,
+    config: &Config,
+    branch: &str,
+    q: &Query,
+    n: usize,
+    lang: Option<&str>,
+) -> Result<VectorPart, SearchError> {
+    let off = |note: String| VectorPart {
+        found: None,
+        note: Some(note),
+    };
+    let Some(model) = crate::embed::model_id(&config.embed) else {
+        return Ok(off(
+            "vector search is off ([embed] provider = none); using BM25 + symbols".into(),
+        ));
+    };
+    let (done, total) = db.embed_coverage(branch, &model)?;
+    if done == 0 {
+        return Ok(off(format!(
+            "no vectors yet on this branch (0 of {total} files embedded): run `git codesearch index`; using BM25 + symbols"
+        )));
+    }
+    let vector = match embed_query(config, q) {
+        Ok(v) => v,
+        Err(e) => {
+            return Ok(off(format!(
+                "vector search unavailable: {e}; using BM25 + symbols"
+            )))
+        }
+    };
+    if let Some(stored) = chunks.vector_dimension(&model)? {
+        if stored != vector.len() {
+            return Ok(off(format!(
+                "stored vectors have {stored} dimensions but the model now returns {}: run `git codesearch index` to re-embed; using BM25 + symbols",
+                vector.len()
+            )));
+        }
+    }
+    let found = retrieve::vector(
+        db,
+        chunks,
+        branch,
+        &model,
+        &vector,
+        (n, config.embed.min_similarity),
+        lang,
+    )?;
+    let note = (done < total).then(|| {
+        format!(
+            "vectors cover {done} of {total} files on this branch: run `git codesearch index` to embed the rest"
+        )
+    });
+    Ok(VectorPart {
+        found: Some(found),
+        note,
+    })
+}
+
+/// The query's vector. The raw text is embedded (stop words carry meaning for a sentence
+/// model), after identifiers are spelled out as words.
+fn embed_query(config: &Config, q: &Query) -> Result<Vec<f32>, crate::embed::EmbedError> {
+    let mut embedder = crate::embed::from_config(&config.embed)?.ok_or_else(|| {
+        crate::embed::EmbedError::Local {
+            what: "no embedding provider".into(),
+        }
+    })?;
+    let text = q.raw.trim().to_string();
+    let mut v = embedder.embed(&[text])?;
+    Ok(v.pop().unwrap_or_default())
+}

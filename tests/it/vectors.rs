@@ -1,0 +1,226 @@
+//! Vector search: the bundled local model (offline), the OpenAI-compatible client against a
+//! local test server that fails in scripted ways, embedding caching across runs and
+//! branches, and graceful degradation.
+
+use std::time::Duration;
+
+use super::common::TestRepo;
+use super::embed_server::{Answer, Server};
+
+/// Source files where each function is described only in its own words.
+const FILES: &[(&str, &str)] = &[
+    (
+        "src/uploader.py",
+        "def push_blob(client, blob, attempts=5):\n    \"\"\"Send the blob; on a transient network error wait and send it again.\"\"\"\n    for n in range(attempts):\n        try:\n            return client.put(blob)\n        except ConnectionError:\n            time.sleep(2 ** n)\n    raise GiveUp(blob)\n",
+    ),
+    (
+        "src/colors.py",
+        "def blend(a, b, t):\n    \"\"\"Linear mix of two RGB triples.\"\"\"\n    return tuple(x + (y - x) * t for x, y in zip(a, b))\n",
+    ),
+    (
+        "src/dates.py",
+        "def weekday_name(d):\n    \"\"\"Monday, Tuesday and so on for a date.\"\"\"\n    return NAMES[d.weekday()]\n",
+    ),
+    (
+        "src/cache.py",
+        "class Lru:\n    \"\"\"Keeps the most recently used entries, evicting the oldest.\"\"\"\n    def get(self, key):\n        return self.items.pop(key, None)\n",
+    ),
+];
+
+/// Write `.codesearch.toml` (kept out of the index, so file counts stay those of FILES).
+fn config(repo: &TestRepo, text: &str) {
+    repo.embed_locally();
+    repo.write(".git/info/exclude", ".codesearch.toml\n");
+    repo.write(".codesearch.toml", text);
+}
+
+/// More code, so that "top 5" means something.
+const DISTRACTORS: &[(&str, &str)] = &[
+    ("src/cli.py", "def parse_args(argv):\n    \"\"\"Read command line flags into options.\"\"\"\n    return Options.from_list(argv)\n"),
+    ("src/table.py", "def render_table(rows):\n    \"\"\"Draw rows as an ASCII grid.\"\"\"\n    return '\\n'.join(' | '.join(r) for r in rows)\n"),
+    ("src/auth.py", "def hash_password(pw, salt):\n    \"\"\"Derive a key from a password with PBKDF2.\"\"\"\n    return pbkdf2(pw, salt, 100000)\n"),
+    ("src/settings.py", "def read_settings(path):\n    \"\"\"Load the TOML settings file.\"\"\"\n    return toml.load(open(path))\n"),
+    ("src/zip.py", "def shrink(data):\n    \"\"\"Deflate a byte string.\"\"\"\n    return zlib.compress(data, 9)\n"),
+    ("src/users.py", "def by_age(people):\n    \"\"\"Order people from youngest to oldest.\"\"\"\n    return sorted(people, key=lambda p: p.age)\n"),
+    ("src/images.py", "def thumbnail(img, size):\n    \"\"\"Scale a picture down to fit a box.\"\"\"\n    return img.resize(fit(img.size, size))\n"),
+    ("src/geo.py", "def haversine(a, b):\n    \"\"\"Great-circle distance between two points on Earth.\"\"\"\n    return 2 * R * asin(sqrt(h(a, b)))\n"),
+];
+
+fn openai_config(repo: &TestRepo, server: &Server, extra: &str) {
+    config(
+        repo,
+        format!(
+            "[embed]\nprovider = \"openai\"\nurl = \"{}\"\nmodel = \"test-embed\"\nbackoff_base_ms = 20\nbackoff_max_ms = 100\ntimeout_secs = 1\n{extra}",
+            server.url()
+        )
+        .as_str(),
+    );
+}
+
+fn stats(v: &serde_json::Value, key: &str) -> u64 {
+    v["stats"][key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{key} in {v}"))
+}
+
+#[test]
+fn the_bundled_model_finds_a_paraphrase_that_bm25_misses() {
+    let mut files: Vec<(&str, &str)> = FILES.to_vec();
+    files.extend_from_slice(DISTRACTORS);
+    let repo = TestRepo::with_files(&files);
+    repo.embed_locally();
+    let v = repo.index(&[]);
+    assert_eq!(stats(&v, "embedded"), files.len() as u64, "{v}");
+    assert_eq!(stats(&v, "embed_pending"), 0, "{v}");
+    let query = "where do we retry failed uploads";
+    let hybrid = repo.hit_paths(query, &["-n", "5"]);
+    assert!(
+        hybrid.iter().any(|p| p == "src/uploader.py"),
+        "hybrid top 5: {hybrid:?}"
+    );
+    let bm25 = repo.hit_paths(query, &["-n", "5", "--mode", "bm25"]);
+    assert!(
+        !bm25.iter().any(|p| p == "src/uploader.py"),
+        "bm25 should not find it (no shared words): {bm25:?}"
+    );
+    let hits = repo.search(query, &["-n", "5", "--mode", "vector"]);
+    assert_eq!(hits[0]["path"], "src/uploader.py", "{hits:?}");
+    assert!(hits[0]["degraded"].is_null(), "{hits:?}");
+    assert_eq!(hits[0]["sources"], serde_json::json!(["vector"]));
+}
+
+#[test]
+fn a_chunk_is_embedded_once_across_runs_branches_and_renames() {
+    let repo = TestRepo::with_files(FILES);
+    repo.embed_locally();
+    assert_eq!(stats(&repo.index(&[]), "embedded"), 4);
+    let again = repo.index(&[]);
+    assert_eq!(stats(&again, "embedded"), 0, "{again}");
+    repo.git(&["checkout", "-q", "-b", "topic"]);
+    repo.git(&["mv", "src/colors.py", "src/palette.py"]);
+    repo.write(
+        "src/dates.py",
+        "def weekday_name(d):\n    return NAMES[d.weekday() % 7]\n",
+    );
+    repo.commit_all("rename and edit");
+    let v = repo.index(&[]);
+    assert_eq!(stats(&v, "compute"), 1, "{v}");
+    assert_eq!(stats(&v, "embedded"), 1, "only the edited file: {v}");
+    repo.git(&["checkout", "-q", "main"]);
+    assert_eq!(stats(&repo.index(&[]), "embedded"), 0);
+}
+
+#[test]
+fn retries_429_500_and_timeouts_then_stores_every_vector() {
+    let server = Server::start(
+        vec![
+            Answer::Status(429),
+            Answer::Status(500),
+            Answer::Slow(Duration::from_secs(3)),
+        ],
+        Answer::Ok,
+    );
+    let repo = TestRepo::with_files(FILES);
+    openai_config(&repo, &server, "");
+    let v = repo.index(&[]);
+    assert_eq!(stats(&v, "embedded"), 4, "{v}");
+    assert_eq!(stats(&v, "embed_pending"), 0, "{v}");
+    let statuses = server.statuses();
+    assert!(
+        statuses.starts_with(&[429, 500, 200]) && statuses.len() >= 4,
+        "three failures (the slow one timed out), then success: {statuses:?}"
+    );
+    let hits = repo.search("blend two RGB colours", &["--mode", "vector"]);
+    assert!(!hits.is_empty());
+    assert!(hits[0]["degraded"].is_null(), "{hits:?}");
+}
+
+#[test]
+fn a_failing_api_leaves_files_pending_and_search_degrades_until_it_recovers() {
+    let server = Server::start(Vec::new(), Answer::Status(503));
+    let repo = TestRepo::with_files(FILES);
+    openai_config(&repo, &server, "max_retries = 2\n");
+    let v = repo.index(&[]);
+    assert_eq!(stats(&v, "embedded"), 0, "{v}");
+    assert_eq!(stats(&v, "embed_pending"), 4, "nothing marked done: {v}");
+    assert!(v["embed_error"].as_str().unwrap().contains("503"), "{v}");
+    assert_eq!(server.statuses().len(), 3, "one try and two retries");
+    // BM25 and symbols still answer, and say why vectors are missing.
+    let hits = repo.search("blend", &[]);
+    assert_eq!(hits[0]["path"], "src/colors.py");
+    let why = hits[0]["degraded"].as_str().expect("degraded reason");
+    assert!(why.contains("no vectors"), "{why}");
+    let out = repo.run(&["search", "--mode", "vector", "blend"]);
+    assert_eq!(out.status.code(), Some(2));
+    // The API comes back: the next run embeds what is pending, computing nothing else.
+    server.set_fallback(Answer::Ok);
+    let v = repo.index(&[]);
+    assert_eq!(stats(&v, "compute"), 0, "{v}");
+    assert_eq!(stats(&v, "embedded"), 4, "{v}");
+    assert_eq!(stats(&v, "embed_pending"), 0, "{v}");
+    let hits = repo.search("blend", &[]);
+    assert!(hits[0]["degraded"].is_null(), "{hits:?}");
+}
+
+#[test]
+fn the_api_key_is_sent_but_never_printed() {
+    let server = Server::start(Vec::new(), Answer::Status(401));
+    let repo = TestRepo::with_files(FILES);
+    openai_config(&repo, &server, "api_key_env = \"CS_TEST_KEY\"\n");
+    let out = repo
+        .cmd(&["index"])
+        .env("CS_TEST_KEY", "sk-very-secret-42")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "BM25 still indexed");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(all.contains("401"), "{all}");
+    assert!(!all.contains("sk-very-secret-42"), "key leaked: {all}");
+    let auth = server.seen.lock().unwrap().auth.clone();
+    assert_eq!(auth[0], "Bearer sk-very-secret-42");
+}
+
+#[test]
+fn switching_the_model_re_embeds_and_never_mixes_vectors() {
+    let server = Server::start(Vec::new(), Answer::Ok);
+    let repo = TestRepo::with_files(FILES);
+    openai_config(&repo, &server, "");
+    assert_eq!(stats(&repo.index(&[]), "embedded"), 4);
+    config(
+        &repo,
+        &format!(
+            "[embed]\nprovider = \"openai\"\nurl = \"{}\"\nmodel = \"other-model\"\n",
+            server.url()
+        ),
+    );
+    let v = repo.index(&[]);
+    assert_eq!(
+        stats(&v, "embedded"),
+        4,
+        "a new model embeds everything: {v}"
+    );
+    assert_eq!(stats(&v, "compute"), 0, "{v}");
+}
+
+#[test]
+fn vector_search_off_is_reported_not_fatal() {
+    let repo = TestRepo::with_files(FILES);
+    config(&repo, "[embed]\nprovider = \"none\"\n");
+    let v = repo.index(&[]);
+    assert_eq!(stats(&v, "embedded"), 0, "{v}");
+    let hits = repo.search("blend", &[]);
+    assert_eq!(hits[0]["path"], "src/colors.py");
+    assert!(hits[0]["degraded"].as_str().unwrap().contains("off"));
+    let out = repo.run(&["search", "--mode", "vector", "blend"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error: vector search is not available"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+}
