@@ -73,7 +73,8 @@ pub struct EmbedConfig {
     pub provider: String,
     /// Base URL of the API; `/embeddings` is appended.
     pub url: String,
-    /// Model name sent to the API.
+    /// `openai`: the model name sent to the API. `local`: empty for the bundled model, or
+    /// the name of a model installed with `git codesearch model install`.
     pub model: String,
     /// Vector dimension (0: whatever the model returns).
     pub dimension: usize,

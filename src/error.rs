@@ -25,6 +25,9 @@ pub enum Error {
     /// Installing or removing git hooks failed.
     #[error(transparent)]
     Hooks(#[from] crate::git::hooks::HookError),
+    /// Installing or finding a local embedding model failed.
+    #[error(transparent)]
+    Model(#[from] crate::embed::models::ModelError),
     /// Writing results failed (other than a closed pipe, which is not an error).
     #[error("cannot write output")]
     Output(#[source] std::io::Error),
@@ -40,6 +43,7 @@ impl Error {
             Error::Index(e) => e.hint(),
             Error::Search(e) => e.hint(),
             Error::Hooks(e) => e.hint(),
+            Error::Model(e) => e.hint(),
             Error::Output(_) => None,
         }
     }

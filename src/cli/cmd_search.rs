@@ -14,6 +14,9 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
     crate::util::trace("start");
     let ws = Workspace::open(dir)?;
     crate::util::trace("workspace open");
+    if matches!(args.mode, ModeArg::Hybrid | ModeArg::Vector) {
+        crate::embed::warm_up(&ws.config.embed);
+    }
     let query = search::prepare(&args.query.join(" "))?;
     let current = ws.branch()?;
     let commit = match &args.rev {

@@ -5,6 +5,7 @@
 pub mod assets;
 pub mod cmd_doctor;
 pub mod cmd_index;
+pub mod cmd_model;
 pub mod cmd_search;
 pub mod cmd_status;
 pub mod mcp;
@@ -57,6 +58,13 @@ pub enum Command {
         #[command(subcommand)]
         action: HooksAction,
     },
+    /// Install or list local embedding models (copied from a directory; nothing is
+    /// downloaded).
+    Model {
+        /// install or list.
+        #[command(subcommand)]
+        action: ModelAction,
+    },
     /// Serve the Model Context Protocol over stdio, for coding agents.
     Mcp,
     /// Write a snapshot of the index to FILE (a tar), e.g. built once by CI.
@@ -88,6 +96,23 @@ pub enum HooksAction {
     Install,
     /// Remove our hooks and restore the ones they replaced.
     Uninstall,
+}
+
+/// `model` actions.
+#[derive(Debug, Subcommand)]
+pub enum ModelAction {
+    /// Copy a sentence-embedding model in Hugging Face layout (config.json, tokenizer.json,
+    /// model.safetensors; BERT family) into the model directory and check that it works.
+    Install {
+        /// The model directory to copy.
+        #[arg(long, value_name = "DIR")]
+        from: PathBuf,
+        /// Name to select it by (`[embed] model = "NAME"`); default: the directory's name.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List the bundled model and the installed ones.
+    List,
 }
 
 /// Retrievers to use.
@@ -251,6 +276,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
         Some(Command::Hooks { action }) => cmd_index::hooks(&dir, &action),
         Some(Command::Export { file }) => cmd_status::export(&dir, &file),
         Some(Command::Import { file }) => cmd_status::import(&dir, &file),
+        Some(Command::Model { action }) => cmd_model::run(&action),
         Some(Command::Mcp) => {
             let stdin = std::io::stdin();
             mcp::serve(&dir, stdin.lock(), std::io::stdout()).map(|_| Outcome::Found)

@@ -3,8 +3,10 @@
 //! transformer compiled into the binary, see [`local`]), `openai` (any OpenAI-compatible
 //! `/embeddings` API, see [`openai`]) or `none` (vector search off).
 
+pub mod bert;
 pub mod limit;
 pub mod local;
+pub mod models;
 pub mod openai;
 
 use crate::config::EmbedConfig;
@@ -62,12 +64,26 @@ pub trait Embedder {
     fn embed(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
 }
 
-/// The configured embedder, or `None` when vector search is off. Loading a local model
-/// happens on its first use, not here.
+/// Start loading the configured model in the background when it is the local one (a
+/// remote provider has nothing to load).
+pub fn warm_up(config: &EmbedConfig) {
+    if config.provider == "local" && config.model.is_empty() {
+        local::warm_up();
+    }
+}
+
+/// The configured embedder, or `None` when vector search is off. The bundled model loads
+/// on its first use; an installed model (`[embed] model = "NAME"`) loads here.
 pub fn from_config(cfg: &EmbedConfig) -> Result<Option<Box<dyn Embedder>>, EmbedError> {
     match cfg.provider.as_str() {
         "openai" => Ok(Some(Box::new(openai::OpenAi::new(cfg)?))),
-        "local" => Ok(Some(Box::new(local::Local::default()))),
+        "local" if cfg.model.is_empty() => Ok(Some(Box::new(local::Local))),
+        "local" => {
+            let m = models::find(&cfg.model).map_err(|e| EmbedError::Local {
+                what: crate::util::chain(&e),
+            })?;
+            Ok(Some(Box::new(bert::BertDir::load(&m.dir, &m.id)?)))
+        }
         _ => Ok(None),
     }
 }
@@ -83,7 +99,12 @@ pub fn model_id(cfg: &EmbedConfig) -> Option<String> {
             cfg.model,
             cfg.dimension
         )),
-        "local" => Some(local::model_id()),
+        "local" if cfg.model.is_empty() => Some(local::model_id()),
+        // Not installed: an id no vectors have, so search says "no vectors yet".
+        "local" => Some(format!(
+            "local:{}",
+            models::find(&cfg.model).map_or_else(|_| format!("{}@missing", cfg.model), |m| m.id)
+        )),
         _ => None,
     }
 }

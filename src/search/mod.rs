@@ -160,6 +160,22 @@ pub fn search(
     };
     let mut degraded = None;
     let mut lists: Vec<(Source, f64, Vec<ChunkRow>)> = Vec::new();
+    if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
+        let (found, _) = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
+        lists.push((Source::Bm25, s.weights.bm25, found));
+        crate::util::trace("bm25 retrieved");
+    }
+    if matches!(opts.mode, Mode::Hybrid | Mode::Symbol) {
+        let found = retrieve::symbols(db, chunks, branch, &q, n, lang)?;
+        let weight = if opts.mode == Mode::Symbol {
+            1.0
+        } else {
+            s.weights.snippet
+        };
+        lists.push((Source::Symbol, weight, found));
+        crate::util::trace("symbols retrieved");
+    }
+    // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
     if matches!(opts.mode, Mode::Hybrid | Mode::Vector) {
         let part = semantic::retrieve(db, chunks, config, branch, &q, n, lang)?;
         crate::util::trace("vectors retrieved");
@@ -181,21 +197,6 @@ pub fn search(
             (None, _) => {}
         }
         degraded = part.note;
-    }
-    if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
-        let (found, _) = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
-        lists.push((Source::Bm25, s.weights.bm25, found));
-        crate::util::trace("bm25 retrieved");
-    }
-    if matches!(opts.mode, Mode::Hybrid | Mode::Symbol) {
-        let found = retrieve::symbols(db, chunks, branch, &q, n, lang)?;
-        let weight = if opts.mode == Mode::Symbol {
-            1.0
-        } else {
-            s.weights.snippet
-        };
-        lists.push((Source::Symbol, weight, found));
-        crate::util::trace("symbols retrieved");
     }
     drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
     let hits = rank(db, &q, branch, config, &lists, glob.as_ref(), limit)?;

@@ -40,6 +40,7 @@ pub fn retrieve(
             "no vectors yet on this branch (0 of {total} files embedded): run `git codesearch index`; using BM25 + symbols"
         )));
     }
+    crate::util::trace("vector coverage read");
     let vector = match embed_query(config, q) {
         Ok(v) => v,
         Err(e) => {
@@ -48,6 +49,7 @@ pub fn retrieve(
             )))
         }
     };
+    crate::util::trace("query embedded");
     if let Some(stored) = chunks.vector_dimension(&model)? {
         if stored != vector.len() {
             return Ok(off(format!(

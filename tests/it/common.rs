@@ -166,4 +166,24 @@ impl TestRepo {
         args.extend_from_slice(extra);
         serde_json::from_str(&self.run_ok(&args, 0)).expect("index JSON")
     }
+
+    /// Run `git-codesearch` with extra environment variables.
+    pub fn run_env(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
+        let mut cmd = self.cmd(args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().expect("run git-codesearch")
+    }
+
+    /// Run with extra environment, require success, parse stdout as JSON.
+    pub fn json_env(&self, args: &[&str], env: &[(&str, &Path)]) -> serde_json::Value {
+        let out = self.run_env(args, env);
+        assert!(
+            out.status.success(),
+            "git-codesearch {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    }
 }

@@ -12,6 +12,7 @@ mod embed_server;
 mod hooks;
 mod hostile;
 mod mcp;
+mod models;
 mod rev;
 mod search;
 mod share;
