@@ -5,6 +5,7 @@
 
 pub mod budget;
 pub mod fusion;
+pub mod llm;
 pub mod prior;
 pub mod query;
 pub mod retrieve;
@@ -159,6 +160,11 @@ pub fn search(
         s.n_retrieve.max(limit)
     };
     let mut degraded = None;
+    let chat = chat_if_used(&config.llm, &mut degraded);
+    let q = match (&chat, config.llm.rewrite) {
+        (Some(c), true) => rewritten(c, q, &mut degraded),
+        _ => q,
+    };
     let mut lists: Vec<(Source, f64, Vec<ChunkRow>)> = Vec::new();
     if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
         let (found, _) = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
@@ -196,15 +202,55 @@ pub fn search(
             }
             (None, _) => {}
         }
-        degraded = part.note;
+        note(&mut degraded, part.note);
     }
     drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
-    let hits = rank(db, &q, branch, config, &lists, glob.as_ref(), limit)?;
+    let mut hits = rank(db, &q, branch, config, &lists, glob.as_ref(), limit)?;
+    if let (Some(c), true) = (&chat, config.llm.rerank) {
+        if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {
+            note(&mut degraded, Some(format!("rerank skipped: {why}")));
+        }
+    }
     Ok(SearchResult {
         hits,
         query: q,
         degraded,
     })
+}
+
+/// Add a reason to the degraded note.
+fn note(degraded: &mut Option<String>, more: Option<String>) {
+    if let Some(m) = more {
+        *degraded = Some(match degraded.take() {
+            Some(d) => format!("{d}; {m}"),
+            None => m,
+        });
+    }
+}
+
+/// The chat client, when rewrite or rerank is on and it can be set up.
+fn chat_if_used(
+    cfg: &crate::config::LlmConfig,
+    degraded: &mut Option<String>,
+) -> Option<llm::Chat> {
+    if !(cfg.rewrite || cfg.rerank) {
+        return None;
+    }
+    llm::Chat::new(cfg)
+        .map_err(|why| note(degraded, Some(format!("chat model unavailable: {why}"))))
+        .ok()
+}
+
+/// The query plus the chat model's English keywords and identifiers; the query as it was
+/// when the model fails.
+fn rewritten(chat: &llm::Chat, q: Query, degraded: &mut Option<String>) -> Query {
+    match llm::rewrite(chat, &q.raw) {
+        Ok(extra) => prepare(&format!("{} {extra}", q.raw)).unwrap_or(q),
+        Err(why) => {
+            note(degraded, Some(format!("query rewrite skipped: {why}")));
+            q
+        }
+    }
 }
 
 /// Nearest neighbours always exist. A one-word query (an identifier, an error code) that

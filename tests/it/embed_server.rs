@@ -1,6 +1,7 @@
-//! A tiny OpenAI-compatible `/v1/embeddings` server on 127.0.0.1 for tests, in this
-//! process: it answers from a script (429, 500, slow, 401, ok) and records what it saw, so
-//! tests can check retries, backoff and that nothing is marked done wrongly.
+//! A tiny OpenAI-compatible server on 127.0.0.1 for tests, in this process: `/embeddings`
+//! (bag-of-words vectors) and `/chat/completions` (rules a test can predict: see `chat`).
+//! It answers from a script (429, 500, slow, 401, ok) and records what it saw, so tests can
+//! check retries, backoff and that nothing is marked done wrongly.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -31,6 +32,8 @@ pub struct Seen {
     pub auth: Vec<String>,
     /// Inputs embedded successfully.
     pub inputs: usize,
+    /// Chat requests answered successfully.
+    pub chats: usize,
 }
 
 /// A running server.
@@ -82,6 +85,7 @@ fn serve(stream: TcpStream, seen: &Mutex<Seen>) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut len = 0;
     let mut auth = String::new();
+    let mut request_line = String::new();
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line).unwrap_or(0) == 0 {
@@ -90,6 +94,9 @@ fn serve(stream: TcpStream, seen: &Mutex<Seen>) {
         let l = line.trim_end();
         if l.is_empty() {
             break;
+        }
+        if request_line.is_empty() {
+            request_line = l.to_string();
         }
         let lower = l.to_ascii_lowercase();
         if let Some(v) = lower.strip_prefix("content-length:") {
@@ -113,14 +120,21 @@ fn serve(stream: TcpStream, seen: &Mutex<Seen>) {
         });
         a
     };
+    let ok = |body: &[u8]| {
+        if request_line.contains("/chat/completions") {
+            chat(body, seen)
+        } else {
+            embeddings(body, seen)
+        }
+    };
     let (status, text) = match answer {
         Answer::Status(401) => (401, format!("{{\"error\":\"bad key {auth}\"}}")),
         Answer::Status(c) => (c, "{\"error\":\"try later\"}".to_string()),
         Answer::Slow(d) => {
             std::thread::sleep(d);
-            (200, embeddings(&body, seen))
+            (200, ok(&body))
         }
-        Answer::Ok => (200, embeddings(&body, seen)),
+        Answer::Ok => (200, ok(&body)),
     };
     let reply = format!(
         "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
@@ -128,6 +142,30 @@ fn serve(stream: TcpStream, seen: &Mutex<Seen>) {
     );
     let mut stream = stream;
     let _ = stream.write_all(reply.as_bytes());
+}
+
+/// A chat answer by fixed rules: a query rewrite turns the Chinese word for "upload" (上传)
+/// into `upload push_blob storage` (anything else is echoed); a relevance question is
+/// answered "yes" only for code in a file whose path contains `uploader`.
+fn chat(body: &[u8], seen: &Mutex<Seen>) -> String {
+    let req: serde_json::Value = serde_json::from_slice(body).expect("request JSON");
+    let system = req["messages"][0]["content"].as_str().unwrap_or("");
+    let user = req["messages"][1]["content"].as_str().unwrap_or("");
+    let content = if system.contains("judge") {
+        if user.contains("uploader") {
+            "yes"
+        } else {
+            "no"
+        }
+        .to_string()
+    } else if user.contains("上传") {
+        "upload push_blob storage".to_string()
+    } else {
+        user.to_string()
+    };
+    seen.lock().unwrap().chats += 1;
+    serde_json::json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]})
+        .to_string()
 }
 
 /// One deterministic vector per input: a bag of hashed lower-case words, normalised.

@@ -11,6 +11,7 @@ mod doctor;
 mod embed_server;
 mod hooks;
 mod hostile;
+mod llm;
 mod mcp;
 mod models;
 mod rev;

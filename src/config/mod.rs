@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+mod llm;
+pub use llm::LlmConfig;
+
 /// Name of the per-repository configuration file, at the top of the work tree.
 pub const CONFIG_FILE: &str = ".codesearch.toml";
 
@@ -61,6 +64,8 @@ pub struct Config {
     pub index: IndexConfig,
     /// Which embedding model vector search uses.
     pub embed: EmbedConfig,
+    /// The optional chat model (query rewrite, rerank).
+    pub llm: LlmConfig,
 }
 
 /// Embedding provider settings (vector search).
@@ -236,6 +241,10 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.embedmodel", "embed.model"),
     ("codesearch.embeddimension", "embed.dimension"),
     ("codesearch.embedapikeyenv", "embed.api_key_env"),
+    ("codesearch.llmrewrite", "llm.rewrite"),
+    ("codesearch.llmrerank", "llm.rerank"),
+    ("codesearch.llmurl", "llm.url"),
+    ("codesearch.llmmodel", "llm.model"),
 ];
 
 impl Config {
@@ -305,6 +314,10 @@ impl Config {
             "embed.model" => self.embed.model = value.trim().to_string(),
             "embed.dimension" => self.embed.dimension = int()?,
             "embed.api_key_env" => self.embed.api_key_env = value.trim().to_string(),
+            "llm.rewrite" => self.llm.rewrite = boolean()?,
+            "llm.rerank" => self.llm.rerank = boolean()?,
+            "llm.url" => self.llm.url = value.trim().to_string(),
+            "llm.model" => self.llm.model = value.trim().to_string(),
             _ => return Err(bad("unknown setting")),
         }
         Ok(())
@@ -373,7 +386,8 @@ impl Config {
                 return Err(bad(key, v.to_string(), "must be between 0 and 1"));
             }
         }
-        self.validate_embed(origin)
+        self.validate_embed(origin)?;
+        self.validate_llm(origin)
     }
 
     fn validate_embed(&self, origin: &str) -> Result<(), ConfigError> {
