@@ -9,7 +9,8 @@ It checks REV_A out into a temporary worktree (no network), then reports:
   cold index: seconds, files/s, chunks/s, MB/s; index size / source size;
   no-op re-index vs `git status` (ratio);
   embedding: chunks embedded per second by the configured model within --embed-secs;
-  query latency p50/p95 for --mode bm25 and --mode hybrid vs `git grep -c` for the same words;
+  query latency p50/p95 for --mode bm25 and --mode hybrid vs `git grep -c` for the same words,
+  per process and inside one `git codesearch mcp` session (model loaded once);
   with --rev-b: index after switching to REV_B and back, vs the cold index, with the number of
   files that differ.
 Every number is printed with its baseline from the same session.
@@ -128,6 +129,7 @@ def bench(binary, wt, env, args):
         lat = [run([binary, "search", "-q", "--json", "--mode", mode, q], wt, env)[0] for q in QUERIES]
         r[f"{mode}_p50_ms"] = round(pct(lat, 0.5) * 1000, 1)
         r[f"{mode}_p95_ms"] = round(pct(lat, 0.95) * 1000, 1)
+    r.update(mcp_latency(binary, wt, env))
     grep = []
     for q in QUERIES:
         cmd = ["git", "grep", "-c", "-i"]
@@ -152,6 +154,39 @@ def bench(binary, wt, env, args):
         r["switch_back_s"] = round(dt, 3)
         r["switch_back_compute"] = json.loads(p.stdout)["stats"]["compute"]
     return r
+
+
+def mcp_latency(binary, wt, env):
+    """Hybrid and BM25 query latency inside one `git codesearch mcp` session (how agents use
+    it): the model is loaded once, so this is the per-query cost without process start-up."""
+    p = subprocess.Popen([binary, "mcp"], cwd=wt, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    n = 0
+
+    def ask(method, params):
+        nonlocal n
+        n += 1
+        p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}) + "\n")
+        if method == "initialize":
+            p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        p.stdin.flush()
+        return json.loads(p.stdout.readline())
+
+    ask("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}})
+    out = {}
+    for mode in ["bm25", "hybrid"]:
+        call = lambda q: ask("tools/call", {"name": "code_search", "arguments": {"query": q, "limit": 10, "mode": mode}})
+        call(QUERIES[0])  # loads the model (hybrid) and warms caches
+        lat = []
+        for q in QUERIES:
+            t = time.perf_counter()
+            call(q)
+            lat.append(time.perf_counter() - t)
+        out[f"mcp_{mode}_p50_ms"] = round(pct(lat, 0.5) * 1000, 1)
+        out[f"mcp_{mode}_p95_ms"] = round(pct(lat, 0.95) * 1000, 1)
+    p.stdin.close()
+    p.wait(timeout=30)
+    return out
 
 
 if __name__ == "__main__":
