@@ -4,6 +4,7 @@
 
 pub mod chunk;
 pub mod doctor;
+pub mod embed_phase;
 #[cfg(test)]
 mod fuzz;
 pub mod lang;
@@ -23,7 +24,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-pub use run::{run, EmbedPolicy, IndexOptions, IndexReport, ResumeChoice};
+pub use embed_phase::{EmbedPolicy, EmbedReport};
+pub use run::{run, IndexOptions, IndexReport, ResumeChoice};
 
 use crate::store::state::LockHolder;
 use crate::store::StoreError;

@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::chunk::Chunker;
+use super::embed_phase::{self, EmbedPolicy, EmbedReport};
 use super::lock::{self, Contention};
 use super::plan::{self, Plan, Scanned};
 use super::symbols::Tagger;
@@ -50,26 +51,6 @@ pub struct IndexOptions {
     pub commit: Option<String>,
     /// Whether to embed pending chunks after the branch is committed.
     pub embed: EmbedPolicy,
-}
-
-/// How much embedding an index run does (vector search on only).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum EmbedPolicy {
-    /// None: leave everything pending.
-    Skip,
-    /// Everything pending.
-    All,
-    /// As much as fits in this time; the rest stays pending.
-    Budget(std::time::Duration),
-}
-
-/// The embedding part of a report.
-#[derive(Debug)]
-pub struct EmbedReport {
-    /// Model id.
-    pub model: String,
-    /// What happened.
-    pub outcome: super::vectors::EmbedOutcome,
 }
 
 /// The outcome of `index`.
@@ -140,7 +121,7 @@ fn run_locked(
     loop {
         let mut report = pass(ws, db, &mut chunks, me, opts)?;
         if !opts.dry_run {
-            report.embed = embed_phase(ws, db, &chunks, me, opts, &mut report.stats)?;
+            report.embed = embed_phase::run(ws, db, &chunks, me, opts, &mut report.stats)?;
         }
         if opts.dry_run || !db.take_rerun(me)? {
             return Ok(report);
@@ -325,7 +306,7 @@ fn fill_counts(stats: &mut RunStats, plan: &Plan, files: usize) {
     stats.skipped = plan.skipped;
 }
 
-fn progress_bar(opts: &IndexOptions, len: usize, what: &str) -> ProgressBar {
+pub(super) fn progress_bar(opts: &IndexOptions, len: usize, what: &str) -> ProgressBar {
     if !opts.progress || !std::io::stderr().is_terminal() || len < 50 {
         return ProgressBar::hidden();
     }
@@ -487,83 +468,4 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         content: Some(content),
         chunks,
     }
-}
-
-/// Embed what the branch still lacks, as far as the policy allows. A provider that cannot
-/// start (no API key, say) leaves everything pending and is reported, never fatal: BM25 and
-/// symbols already work.
-fn embed_phase(
-    ws: &Workspace,
-    db: &Db,
-    chunks: &ChunkStore,
-    me: &LockHolder,
-    opts: &IndexOptions,
-    stats: &mut RunStats,
-) -> Result<Option<EmbedReport>, IndexError> {
-    let deadline = match opts.embed {
-        EmbedPolicy::Skip => return Ok(None),
-        EmbedPolicy::All => None,
-        EmbedPolicy::Budget(d) => Some(Instant::now() + d),
-    };
-    let model = match crate::embed::model_id(&ws.config.embed) {
-        Some(m) => m,
-        None => return Ok(None),
-    };
-    let mut embedder = match crate::embed::from_config(&ws.config.embed) {
-        Ok(Some(e)) => e,
-        Ok(None) => return Ok(None),
-        Err(e) => {
-            let pending = db.pending_embeddings(&stats.branch, &model)?.len();
-            let outcome = super::vectors::EmbedOutcome {
-                pending,
-                error: Some(e),
-                ..Default::default()
-            };
-            super::vectors::record(stats, &model, &outcome);
-            db.record_embedding(&stats.run_id, 0, pending, &model)?;
-            return Ok(Some(EmbedReport { model, outcome }));
-        }
-    };
-    let (done, total) = db.embed_coverage(&stats.branch, &model)?;
-    let bar = progress_bar(opts, total - done, "embedding");
-    let cp = Checkpoint {
-        run_id: stats.run_id.clone(),
-        workspace: ws.workdir.display().to_string(),
-        branch: stats.branch.clone(),
-        phase: "embed".into(),
-        done: 0,
-        total: total - done,
-        started_at: stats.started_at,
-        updated_at: crate::util::unix_now(),
-    };
-    let progress = |d: usize, t: usize| {
-        bar.set_position(d as u64);
-        let now = crate::util::unix_now();
-        let cp = Checkpoint {
-            done: d,
-            total: t,
-            updated_at: now,
-            ..cp.clone()
-        };
-        // Progress notes are best effort: the embedded marks are the real record.
-        let _ = db.save_checkpoint(&cp);
-        let _ = db.renew_lock(me, now + lock::LEASE_SECS);
-    };
-    if total > done {
-        db.save_checkpoint(&cp)?;
-    }
-    let outcome = super::vectors::embed_pending(super::vectors::EmbedJob {
-        db,
-        chunks,
-        embedder: embedder.as_mut(),
-        branch: &stats.branch,
-        batch_size: ws.config.embed.batch_size,
-        deadline,
-        progress: &progress,
-    })?;
-    bar.finish_and_clear();
-    db.clear_checkpoint()?;
-    super::vectors::record(stats, &model, &outcome);
-    db.record_embedding(&stats.run_id, outcome.embedded, outcome.pending, &model)?;
-    Ok(Some(EmbedReport { model, outcome }))
 }
