@@ -201,7 +201,7 @@ impl Default for Weights {
     fn default() -> Self {
         Weights {
             bm25: 0.6,
-            vector: 0.3,
+            vector: 0.15,
             snippet: 0.1,
         }
     }
@@ -461,7 +461,7 @@ mod tests {
         assert_eq!(c.search.n_retrieve, 50);
         assert_eq!(c.search.rrf_k, 60.0);
         assert_eq!(c.search.weights.bm25, 0.6);
-        assert_eq!(c.search.weights.vector, 0.3);
+        assert_eq!(c.search.weights.vector, 0.15);
         assert_eq!(c.search.weights.snippet, 0.1);
         c.validate("defaults").unwrap();
     }
