@@ -159,7 +159,13 @@ pub fn vector(
         .filter(|h| members.contains_key(&h.content_hash) && close(h))
         .collect();
     let mut kept: Vec<String> = near.iter().map(|h| h.id.clone()).collect();
-    if kept.len() < n && full {
+    // Other branches' content crowded this branch out of the first pass, and what lies
+    // beyond it could still be close enough: search again, restricted to the branch.
+    let on_branch = found
+        .iter()
+        .filter(|h| members.contains_key(&h.content_hash))
+        .count();
+    if on_branch < n && full && found.last().is_some_and(close) {
         let filter = branch_filter(db, branch, lang_filter.as_deref())?;
         kept = chunks
             .search_vectors(model, query, n, Some(&filter))?
