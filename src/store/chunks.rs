@@ -114,6 +114,17 @@ pub(super) fn table_committed(dir: &Path, name: &str) -> bool {
 }
 
 impl ChunkStore {
+    /// Run a query to completion (`what` names it in errors).
+    pub(super) fn collect(
+        &self,
+        q: &impl ExecutableQuery,
+        what: &'static str,
+    ) -> Result<Vec<RecordBatch>, StoreError> {
+        self.rt
+            .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
+            .map_err(|e| lance_err(&self.path, what, e))
+    }
+
     /// Open the chunk store in `dir` (created on first write).
     pub fn open(dir: &Path) -> Result<ChunkStore, StoreError> {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -307,17 +318,11 @@ impl ChunkStore {
         if let Some(f) = filter {
             q = q.only_if(f);
         }
-        let batches: Vec<RecordBatch> = self
-            .rt
-            .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
-            .map_err(|e| lance_err(&self.path, "full-text search", e))?;
+        let batches = self.collect(&q, "full-text search")?;
         let mut out = Vec::new();
         for b in &batches {
             let rows = from_batch(b).map_err(|what| self.shape(what))?;
-            let scores = b
-                .column_by_name("_score")
-                .and_then(|c| c.as_any().downcast_ref::<Float32Array>())
-                .ok_or_else(|| self.shape("no _score column".into()))?;
+            let scores = f32_col(b, "_score").map_err(|w| self.shape(w))?;
             for (i, chunk) in rows.into_iter().enumerate() {
                 out.push(ScoredChunk {
                     chunk,
@@ -444,6 +449,12 @@ fn to_batch(rows: &[ChunkRow]) -> Result<RecordBatch, arrow_schema::ArrowError> 
             Arc::new(Int64Array::from_iter_values(rows.iter().map(|_| now))),
         ],
     )
+}
+
+pub(super) fn f32_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a Float32Array, String> {
+    b.column_by_name(name)
+        .and_then(|c| c.as_any().downcast_ref::<Float32Array>())
+        .ok_or_else(|| format!("column {name} missing or not f32"))
 }
 
 pub(super) fn string_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a StringArray, String> {

@@ -7,13 +7,12 @@ use std::sync::Arc;
 
 use arrow_array::{Array, FixedSizeListArray, Float32Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use futures::TryStreamExt;
 use lancedb::index::vector::IvfPqIndexBuilder;
 use lancedb::index::Index;
-use lancedb::query::{ExecutableQuery, QueryBase, Select};
+use lancedb::query::{QueryBase, Select};
 use lancedb::DistanceType;
 
-use super::chunks::{lance_err, string_col, table_committed, table_dir};
+use super::chunks::{f32_col, lance_err, string_col, table_committed, table_dir};
 use super::{ChunkStore, StoreError};
 
 /// Prefix of the vector tables.
@@ -188,18 +187,12 @@ impl ChunkStore {
         if let Some(f) = filter {
             q = q.only_if(f);
         }
-        let batches: Vec<RecordBatch> = self
-            .rt
-            .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
-            .map_err(|e| lance_err(&self.path, "vector search", e))?;
+        let batches = self.collect(&q, "vector search")?;
         let mut out = Vec::new();
         for b in &batches {
             let id = string_col(b, "id").map_err(|w| self.vshape(w))?;
             let hash = string_col(b, "content_hash").map_err(|w| self.vshape(w))?;
-            let dist = b
-                .column_by_name("_distance")
-                .and_then(|c| c.as_any().downcast_ref::<Float32Array>())
-                .ok_or_else(|| self.vshape("no _distance column".into()))?;
+            let dist = f32_col(b, "_distance").map_err(|w| self.vshape(w))?;
             for i in 0..b.num_rows() {
                 out.push(VectorHit {
                     id: id.value(i).to_string(),
