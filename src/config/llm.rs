@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{Config, ConfigError};
+use super::{invalid, Config, ConfigError};
 
 /// Chat model settings.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -43,12 +43,7 @@ impl Config {
     /// `[llm]` must name a model and an http(s) URL when it is used.
     pub(super) fn validate_llm(&self, origin: &str) -> Result<(), ConfigError> {
         let l = &self.llm;
-        let bad = |key: &str, value: String, reason: &str| ConfigError::Invalid {
-            key: key.into(),
-            value,
-            origin: origin.into(),
-            reason: reason.into(),
-        };
+        let bad = |key: &str, value: String, reason: &str| invalid(origin, key, value, reason);
         if !(l.rewrite || l.rerank) {
             return Ok(());
         }

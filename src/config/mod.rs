@@ -325,12 +325,7 @@ impl Config {
 
     /// Check ranges; `origin` names where the values came from for the message.
     pub fn validate(&self, origin: &str) -> Result<(), ConfigError> {
-        let bad = |key: &str, value: String, reason: &str| ConfigError::Invalid {
-            key: key.into(),
-            value,
-            origin: origin.into(),
-            reason: reason.into(),
-        };
+        let bad = |key: &str, value: String, reason: &str| invalid(origin, key, value, reason);
         let s = &self.search;
         if s.n_final == 0 || s.n_final > 10_000 {
             return Err(bad(
@@ -391,12 +386,7 @@ impl Config {
     }
 
     fn validate_embed(&self, origin: &str) -> Result<(), ConfigError> {
-        let bad = |key: &str, value: String, reason: &str| ConfigError::Invalid {
-            key: key.into(),
-            value,
-            origin: origin.into(),
-            reason: reason.into(),
-        };
+        let bad = |key: &str, value: String, reason: &str| invalid(origin, key, value, reason);
         let e = &self.embed;
         match e.provider.as_str() {
             "none" | "local" => {}
@@ -447,6 +437,16 @@ impl Config {
             return Err(bad("embed.timeout_secs", "0".into(), "must be >= 1"));
         }
         Ok(())
+    }
+}
+
+/// A range or value error of `key`, from `origin`.
+pub(crate) fn invalid(origin: &str, key: &str, value: String, reason: &str) -> ConfigError {
+    ConfigError::Invalid {
+        key: key.into(),
+        value,
+        origin: origin.into(),
+        reason: reason.into(),
     }
 }
 

@@ -228,12 +228,23 @@ impl ChunkStore {
     /// Remove every chunk of the given content hashes, and their vectors of every model.
     pub fn delete_hashes(&self, hashes: &[String]) -> Result<(), StoreError> {
         let Some(t) = &self.table else { return Ok(()) };
+        self.delete_in(t, hashes, "delete chunks")?;
+        self.delete_vectors(hashes)
+    }
+
+    /// Delete the rows of `hashes` from table `t`, in filters of 500 hashes.
+    pub(super) fn delete_in(
+        &self,
+        t: &lancedb::Table,
+        hashes: &[String],
+        what: &'static str,
+    ) -> Result<(), StoreError> {
         for part in hashes.chunks(500) {
             self.rt
                 .block_on(t.delete(hash_filter(part).as_str()))
-                .map_err(|e| lance_err(&self.path, "delete chunks", e))?;
+                .map_err(|e| lance_err(&self.path, what, e))?;
         }
-        self.delete_vectors(hashes)
+        Ok(())
     }
 
     /// Bring the indices up to date: build the full-text index if missing (or rebuild it

@@ -139,27 +139,17 @@ impl ChunkStore {
                 let mut hashes: Vec<String> = rows.iter().map(|r| r.content_hash.clone()).collect();
                 hashes.sort();
                 hashes.dedup();
-                for part in hashes.chunks(500) {
-                    self.rt
-                        .block_on(t.delete(&super::chunks::hash_filter(part)))
-                        .map_err(|e| lance_err(&self.path, "delete vectors", e))?;
-                }
+                self.delete_in(&t, &hashes, "delete vectors")?;
                 self.rt
                     .block_on(t.add(batch).execute())
                     .map(|_| ())
                     .map_err(|e| lance_err(&self.path, "add vectors", e))
             }
             None => {
-                let name = table_name(model);
-                let partial = table_dir(&self.path, &name);
-                if partial.exists() {
-                    std::fs::remove_dir_all(&partial).map_err(|e| StoreError::Dir {
-                        path: partial.clone(),
-                        source: e,
-                    })?;
-                }
+                // A directory without a committed table is a crashed first write: clear it.
+                self.drop_vectors(model)?;
                 self.rt
-                    .block_on(self.db.create_table(&name, batch).execute())
+                    .block_on(self.db.create_table(table_name(model), batch).execute())
                     .map(|_| ())
                     .map_err(|e| lance_err(&self.path, "create vector table", e))
             }
@@ -253,11 +243,7 @@ impl ChunkStore {
                 .rt
                 .block_on(self.db.open_table(&name).execute())
                 .map_err(|e| lance_err(&self.path, "open vector table", e))?;
-            for part in hashes.chunks(500) {
-                self.rt
-                    .block_on(t.delete(&super::chunks::hash_filter(part)))
-                    .map_err(|e| lance_err(&self.path, "delete vectors", e))?;
-            }
+            self.delete_in(&t, hashes, "delete vectors")?;
         }
         Ok(())
     }
