@@ -49,8 +49,9 @@ def git_grep_rank(wt, query, k=10):
     return [p for p, _ in ranked[:k]]
 
 
-def cs_rank(binary, wt, env, query, mode, k=10):
-    p = subprocess.run([binary, "search", "--json", "-q", "--no-index", "-n", "50", "--mode", mode, "--", query],
+def cs_rank(binary, wt, env, query, mode, k=10, branch=None):
+    at = ["--branch", branch] if branch else []
+    p = subprocess.run([binary, "search", "--json", "-q", "--no-index", "-n", "50", "--mode", mode] + at + ["--", query],
                        cwd=wt, env=env, capture_output=True, text=True)
     if p.returncode not in (0, 1):
         raise SystemExit(f"search failed in {wt}: {p.stderr}")
@@ -156,6 +157,9 @@ def main():
     ap.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
                     help="git config for every run, e.g. codesearch.pathPrior=false (repeatable)")
     ap.add_argument("--work", help="keep work trees and indexes here (reused by the next run) instead of a temp dir")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --work: search the indexes an earlier run left (by commit, no checkout or "
+                         "re-index; for ranking experiments; no git grep baseline)")
     args = ap.parse_args()
     binary = os.path.abspath(args.bin)
     items = [json.loads(l) for l in open(args.set)]
@@ -185,24 +189,27 @@ def main():
             tree = Tree(gitdir, wt)
             index_time[repo] = 0.0
             for it in sorted(its, key=lambda i: i["commit"]):
-                tree.checkout(it["commit"])
-                t = time.perf_counter()
-                subprocess.run([binary, "index", "-q", "--resume"] + (["--no-embed"] if args.no_embed else []),
-                               cwd=wt, env=env, check=True)
-                index_time[repo] += time.perf_counter() - t
+                branch = "detached/" + it["commit"] if args.reuse else None
+                if not args.reuse:
+                    tree.checkout(it["commit"])
+                    t = time.perf_counter()
+                    subprocess.run([binary, "index", "-q", "--resume"] + (["--no-embed"] if args.no_embed else []),
+                                   cwd=wt, env=env, check=True)
+                    index_time[repo] += time.perf_counter() - t
                 row = {"id": it["id"], "repo": repo, "language": it["language"]}
                 for mode in modes:
                     t = time.perf_counter()
-                    ranked = cs_rank(binary, wt, env, it["query"], mode)
+                    ranked = cs_rank(binary, wt, env, it["query"], mode, branch=branch)
                     latencies.append(time.perf_counter() - t)
                     row[mode] = score(ranked, it["gold_files"])
-                row["git_grep"] = score(git_grep_rank(wt, it["query"]), it["gold_files"])
+                if not args.reuse:
+                    row["git_grep"] = score(git_grep_rank(wt, it["query"]), it["gold_files"])
                 results.append(row)
             tree.remove()
     finally:
         if not args.work:
             shutil.rmtree(tmp, ignore_errors=True)
-    systems = modes + ["git_grep"]
+    systems = modes + ([] if args.reuse else ["git_grep"])
     report = {"overall": {s: mean_scores([r[s] for r in results]) for s in systems}, "by_language": {}, "by_repo": {}}
     for key, field in (("by_language", "language"), ("by_repo", "repo")):
         groups = collections.defaultdict(list)
