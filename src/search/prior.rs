@@ -1,20 +1,54 @@
 //! A per-file prior applied after fusion: people search code for code, so documentation and
-//! prose rank below source, tests a little below the code they test; and a file whose path
+//! prose rank below source, so do data and configuration files, tests below the code they
+//! test, and files in languages we have no grammar for a little below; and a file whose path
 //! names query words (`config` in `src/config.rs`) ranks a little higher. Measured on the
 //! development set with `bench/eval.py` (see CHANGELOG.md).
 
 use super::query::Query;
 
 /// Multiplier for prose files (markdown, reStructuredText, plain text).
-const PROSE: f64 = 0.6;
+const PROSE: f64 = 0.5;
+/// Multiplier for data and configuration files (JSON, YAML, TOML, XML, lock files, CI).
+const DATA: f64 = 0.6;
 /// Multiplier for test files.
-const TEST: f64 = 0.8;
+const TEST: f64 = 0.6;
+/// Multiplier for other files in languages without a grammar here (shell, HTML, SQL, files
+/// with an unknown extension): often code, but less often what a search is after.
+const OTHER: f64 = 0.8;
+/// Extra multiplier for code copied in from other projects (`vendor/`, `third_party/`).
+const VENDORED: f64 = 0.6;
+/// Extra multiplier for files under documentation and example trees.
+const DOCS: f64 = 0.7;
 /// Extra per query word found in the path (at most three count).
 const PATH_WORD: f64 = 0.1;
 
-/// Languages that are prose rather than code.
-fn is_prose(language: &str) -> bool {
-    matches!(language, "markdown" | "rst" | "text")
+/// Files that are prose rather than code: markdown, reStructuredText, `.txt`, and the
+/// README / CHANGELOG / LICENSE family. Unknown extensions (a `.jq` or `.sql` file) are not
+/// prose: they may well be code in a language we have no grammar for.
+fn is_prose(path: &str, language: &str) -> bool {
+    if matches!(language, "markdown" | "rst") {
+        return true;
+    }
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or(&name);
+    name.ends_with(".txt")
+        || name.ends_with(".adoc")
+        || matches!(
+            stem,
+            "readme" | "changelog" | "changes" | "history" | "news" | "authors" | "copying"
+        )
+        || stem.starts_with("license")
+}
+
+/// Data and configuration rather than code: JSON, YAML, TOML, XML, lock files, CI set-up.
+fn is_data(path: &str, language: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    matches!(language, "json" | "yaml" | "toml" | "xml")
+        || lower.ends_with(".lock")
+        || lower.ends_with(".csv")
+        || lower.ends_with(".cfg")
+        || lower.ends_with(".ini")
+        || lower.starts_with(".github/")
 }
 
 /// Whether a path looks like a test file by the conventions of common languages.
@@ -35,13 +69,50 @@ pub fn is_test(path: &str) -> bool {
         || name.contains(".spec.")
 }
 
+/// Code copied in from other projects: `vendor/`, `third_party/`, `external/`, ….
+fn is_vendored(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.split('/').rev().skip(1).any(|d| {
+        matches!(
+            d,
+            "vendor"
+                | "vendored"
+                | "third_party"
+                | "thirdparty"
+                | "third-party"
+                | "external"
+                | "extern"
+        )
+    })
+}
+
+/// Documentation trees and examples: `docs/`, `doc/`, `examples/`.
+fn is_docs(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|d| matches!(d, "doc" | "docs" | "documentation" | "example" | "examples"))
+}
+
 /// The multiplier for a hit in `path` of `language` for query `q`.
 pub fn prior(path: &str, language: &str, q: &Query) -> f64 {
     let mut f = 1.0;
-    if is_prose(language) {
+    if is_prose(path, language) {
         f *= PROSE;
+    } else if is_data(path, language) {
+        f *= DATA;
     } else if is_test(path) {
         f *= TEST;
+    } else if !crate::index::lang::CODE_LANGUAGES.contains(&language) {
+        f *= OTHER;
+    }
+    if is_vendored(path) {
+        f *= VENDORED;
+    }
+    if is_docs(path) {
+        f *= DOCS;
     }
     let lower = path.to_ascii_lowercase();
     let words: Vec<&str> = lower
@@ -91,5 +162,11 @@ mod tests {
         assert!(prior("README.md", "markdown", &q) < code);
         assert!(prior("tests/test_loader.py", "python", &q) < code);
         assert!(prior("src/config.rs", "rust", &q) > code);
+        assert!(prior("docs/manual.yml", "yaml", &q) < code);
+        assert!(prior("Cargo.lock", "text", &q) < code);
+        assert!(prior("CHANGELOG", "text", &q) < prior("src/builtin.jq", "text", &q));
+        assert!(prior("src/builtin.jq", "text", &q) < code);
+        assert!(prior("third_party/zlib/inflate.c", "c", &q) < prior("src/inflate.c", "c", &q));
+        assert!(prior("docs/examples/loader.py", "python", &q) < prior("loader.py", "python", &q));
     }
 }

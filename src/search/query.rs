@@ -14,8 +14,11 @@ pub struct Query {
     pub tokens: Vec<String>,
     /// Lower-case search terms: whole identifiers and their parts, no stop words.
     pub terms: Vec<String>,
-    /// Lower-case whole identifiers that look like code (camelCase, snake_case, dotted).
+    /// Lower-case whole identifiers that look like code (camelCase, snake_case, dotted) or
+    /// that the query quotes as code (`like_this`).
     pub identifiers: Vec<String>,
+    /// Those identifiers as typed, once each, for emphasis in full-text search.
+    pub code_tokens: Vec<String>,
 }
 
 impl Query {
@@ -154,7 +157,8 @@ fn looks_like_identifier(tok: &str) -> bool {
 
 /// Preprocess a query.
 pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
-    let normalized: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let visible = without_html_comments(raw);
+    let normalized: String = visible.split_whitespace().collect::<Vec<_>>().join(" ");
     if normalized.is_empty() {
         return Err(QueryProblem::Empty);
     }
@@ -164,7 +168,12 @@ pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
         tokens: Vec::new(),
         terms: Vec::new(),
         identifiers: Vec::new(),
+        code_tokens: Vec::new(),
     };
+    let quoted: HashSet<String> = quoted_code(&normalized)
+        .iter()
+        .flat_map(|c| raw_tokens(c))
+        .collect();
     let mut seen_terms = HashSet::new();
     for tok in raw_tokens(&normalized) {
         if tok.chars().any(is_cjk) {
@@ -177,12 +186,16 @@ pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
             continue;
         }
         let lower = tok.to_lowercase();
-        let ident = looks_like_identifier(&tok);
+        let ident = looks_like_identifier(&tok)
+            || (quoted.contains(&tok) && !english.contains(lower.as_str()) && tok.len() > 2);
         if !ident && english.contains(lower.as_str()) {
             continue;
         }
         q.tokens.push(tok.clone());
         if ident {
+            if !q.identifiers.contains(&lower) {
+                q.code_tokens.push(tok.clone());
+            }
             q.identifiers.push(lower.clone());
             if seen_terms.insert(lower.clone()) {
                 q.terms.push(lower.clone());
@@ -199,6 +212,35 @@ pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
         return Err(QueryProblem::OnlyStopWords);
     }
     Ok(q)
+}
+
+/// The text without `<!-- … -->` comments: pasted issue templates are full of them, and a
+/// reader never sees them, so they are not what the writer is looking for.
+fn without_html_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find("<!--") {
+        out.push_str(&rest[..open]);
+        out.push(' ');
+        rest = match rest[open + 4..].find("-->") {
+            Some(close) => &rest[open + 4 + close + 3..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text between pairs of backticks: what the writer marked as code.
+fn quoted_code(text: &str) -> Vec<&str> {
+    let parts: Vec<&str> = text.split('`').collect();
+    // An odd part is quoted; the last one is not when its backtick is never closed.
+    let closed = if parts.len() % 2 == 1 {
+        parts.len()
+    } else {
+        parts.len() - 1
+    };
+    parts[..closed].iter().skip(1).step_by(2).copied().collect()
 }
 
 /// Tokens: runs of letters, digits, `_`, and `.`/`::` joining identifier parts.
@@ -272,6 +314,26 @@ mod tests {
         assert!(q.terms.contains(&"parse".to_string()));
         assert!(q.identifiers.contains(&"std::fs".to_string()));
         assert!(q.tokens.contains(&"parseConfigFile".to_string()));
+    }
+
+    #[test]
+    fn html_comments_are_not_part_of_the_query() {
+        let q =
+            parse("IndexError in identify_format <!-- hidden template text --> registry").unwrap();
+        assert_eq!(q.raw, "IndexError in identify_format registry");
+        let q = parse("crash on load <!-- unclosed template").unwrap();
+        assert_eq!(q.raw, "crash on load");
+        assert_eq!(parse("<!-- only a comment -->"), Err(QueryProblem::Empty));
+    }
+
+    #[test]
+    fn backticked_words_are_code() {
+        let q = parse("tell if `Bytes` is unique, see `Buf::chunk` and Bytes again `open").unwrap();
+        assert_eq!(q.code_tokens, ["Bytes", "Buf::chunk"]);
+        assert!(q.identifiers.contains(&"bytes".to_string()));
+        // An unclosed backtick quotes nothing; plain words stay plain.
+        assert!(!q.identifiers.contains(&"open".to_string()));
+        assert!(!q.identifiers.contains(&"unique".to_string()));
     }
 
     #[test]
