@@ -55,6 +55,9 @@ pub fn gather(
         match f.kind {
             EntryKind::Symlink => s.skip_reason = Some(SkipReason::Symlink.to_string()),
             EntryKind::Submodule => s.skip_reason = Some(SkipReason::Submodule.to_string()),
+            EntryKind::File if quality::check_name(&f.path).is_err() => {
+                s.skip_reason = Some(SkipReason::LockFile.to_string());
+            }
             EntryKind::File => {
                 let bytes = repo.blob(f.id)?;
                 s.size = bytes.len() as u64;

@@ -114,6 +114,9 @@ fn visit(root: &Path, entry: &ignore::DirEntry) -> Visit {
     if !ft.is_file() {
         return Visit::Nothing;
     }
+    if let Err(reason) = super::quality::check_name(&rel) {
+        return Visit::Skip(rel, reason);
+    }
     match entry.metadata() {
         Ok(meta) => Visit::File(WalkedFile {
             rel,
