@@ -147,9 +147,6 @@ pub struct SearchConfig {
     /// Rank prose below code, tests a little below, and files whose path names query words
     /// a little above (see `search::prior`).
     pub path_prior: bool,
-    /// Extra full-text weight for the words a query writes as code (identifiers, `quoted`);
-    /// 0 turns it off.
-    pub code_boost: f64,
 }
 
 /// Fusion weights for each retriever.
@@ -196,7 +193,6 @@ impl Default for SearchConfig {
             stemming: false,
             recency_boost: 0.05,
             path_prior: true,
-            code_boost: 0.0,
         }
     }
 }
@@ -238,7 +234,6 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.stemming", "search.stemming"),
     ("codesearch.recencyboost", "search.recency_boost"),
     ("codesearch.pathprior", "search.path_prior"),
-    ("codesearch.codeboost", "search.code_boost"),
     ("codesearch.maxfilesize", "index.max_file_size"),
     ("codesearch.chunktokens", "index.chunk_tokens"),
     ("codesearch.embedprovider", "embed.provider"),
@@ -312,7 +307,6 @@ impl Config {
             "search.stemming" => self.search.stemming = boolean()?,
             "search.path_prior" => self.search.path_prior = boolean()?,
             "search.recency_boost" => self.search.recency_boost = float()?,
-            "search.code_boost" => self.search.code_boost = float()?,
             "index.max_file_size" => self.index.max_file_size = int()? as u64,
             "index.chunk_tokens" => self.index.chunk_tokens = int()?,
             "embed.provider" => self.embed.provider = value.trim().to_string(),
@@ -356,7 +350,6 @@ impl Config {
             ("search.weights.vector", w.vector),
             ("search.weights.snippet", w.snippet),
             ("search.recency_boost", s.recency_boost),
-            ("search.code_boost", s.code_boost),
         ] {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(bad(key, v.to_string(), "must be a number >= 0"));

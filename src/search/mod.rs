@@ -167,7 +167,7 @@ pub fn search(
     };
     let mut lists: Vec<(Source, f64, Vec<ChunkRow>)> = Vec::new();
     if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
-        let (found, _) = retrieve::bm25(db, chunks, branch, (&q, s.code_boost), n, lang)?;
+        let (found, _) = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
         lists.push((Source::Bm25, s.weights.bm25, found));
         crate::util::trace("bm25 retrieved");
     }

@@ -17,6 +17,9 @@ const TEST: f64 = 0.6;
 const OTHER: f64 = 0.8;
 /// Extra multiplier for code copied in from other projects (`vendor/`, `third_party/`).
 const VENDORED: f64 = 0.6;
+/// Extra multiplier for type declarations and stubs (`.d.ts`, `.pyi`): they restate what
+/// the implementation defines, and the implementation is usually what a search is after.
+const DECLARATIONS: f64 = 0.7;
 /// Extra multiplier for files under documentation and example trees.
 const DOCS: f64 = 0.7;
 /// Extra per query word found in the path (at most three count).
@@ -111,6 +114,9 @@ pub fn prior(path: &str, language: &str, q: &Query) -> f64 {
     if is_vendored(path) {
         f *= VENDORED;
     }
+    if path.ends_with(".d.ts") || path.ends_with(".pyi") {
+        f *= DECLARATIONS;
+    }
     if is_docs(path) {
         f *= DOCS;
     }
@@ -166,6 +172,9 @@ mod tests {
         assert!(prior("Cargo.lock", "text", &q) < code);
         assert!(prior("CHANGELOG", "text", &q) < prior("src/builtin.jq", "text", &q));
         assert!(prior("src/builtin.jq", "text", &q) < code);
+        assert!(
+            prior("types/index.d.ts", "typescript", &q) < prior("src/index.js", "javascript", &q)
+        );
         assert!(prior("third_party/zlib/inflate.c", "c", &q) < prior("src/inflate.c", "c", &q));
         assert!(prior("docs/examples/loader.py", "python", &q) < prior("loader.py", "python", &q));
     }

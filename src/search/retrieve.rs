@@ -6,7 +6,6 @@ use std::collections::{HashMap, HashSet};
 use super::query::Query;
 use super::SearchError;
 use crate::store::catalog::SymbolHit;
-use crate::store::chunks::TextQuery;
 use crate::store::{ChunkRow, ChunkStore, Db};
 
 /// Paths of the branch for each content hash: (path, mtime_ns).
@@ -27,11 +26,11 @@ pub fn bm25(
     db: &Db,
     chunks: &ChunkStore,
     branch: &str,
-    (q, code_boost): (&Query, f64),
+    q: &Query,
     n: usize,
     lang: Option<&str>,
 ) -> Result<(Vec<ChunkRow>, Membership), SearchError> {
-    let text = text_query(q, code_boost);
+    let text = q.fts_text();
     let lang_filter = lang.map(|l| format!("language = '{}'", l.replace('\'', "''")));
     let fetch = n * 3;
     let found = chunks.search_fts(&text, fetch, lang_filter.as_deref())?;
@@ -44,19 +43,6 @@ pub fn bm25(
     }
     kept.truncate(n);
     Ok((kept, members))
-}
-
-/// The full-text query: every kept word, and the words the query writes as code once more
-/// with `code_boost` as weight (when there are other words for them to stand out from).
-fn text_query(q: &Query, code_boost: f64) -> TextQuery {
-    let mut t = TextQuery {
-        text: q.fts_text(),
-        boosted: Vec::new(),
-    };
-    if code_boost > 0.0 && !q.code_tokens.is_empty() && q.code_tokens.len() < q.tokens.len() {
-        t.boosted.push((q.code_tokens.join(" "), code_boost as f32));
-    }
-    t
 }
 
 fn keep_on_branch(

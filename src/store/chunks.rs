@@ -12,9 +12,7 @@ use std::sync::Arc;
 use arrow_array::{Array, Float32Array, Int64Array, RecordBatch, StringArray, UInt32Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use futures::TryStreamExt;
-use lancedb::index::scalar::{
-    BooleanQuery, FtsIndexBuilder, FtsQuery, FullTextSearchQuery, MatchQuery, Occur,
-};
+use lancedb::index::scalar::{FtsIndexBuilder, FullTextSearchQuery};
 use lancedb::index::{Index, IndexType};
 use lancedb::query::{ExecutableQuery, QueryBase, Select};
 use lancedb::table::{OptimizeAction, OptimizeOptions};
@@ -55,31 +53,6 @@ pub struct ScoredChunk {
     pub chunk: ChunkRow,
     /// BM25 score (higher is better).
     pub score: f32,
-}
-
-/// A full-text query: words any of which may match, plus groups of words whose matches
-/// count `boost` times (identifiers a long question names, say).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TextQuery {
-    /// Words, white-space separated; the index's analyzer tokenises them.
-    pub text: String,
-    /// Extra clauses: (words, boost).
-    pub boosted: Vec<(String, f32)>,
-}
-
-impl TextQuery {
-    fn to_fts(&self) -> FtsQuery {
-        let plain: FtsQuery = MatchQuery::new(self.text.clone()).into();
-        if self.boosted.is_empty() {
-            return plain;
-        }
-        let mut clauses = vec![(Occur::Should, plain)];
-        for (words, boost) in &self.boosted {
-            let m = MatchQuery::new(words.clone()).with_boost(*boost);
-            clauses.push((Occur::Should, m.into()));
-        }
-        BooleanQuery::new(clauses).into()
-    }
 }
 
 /// The chunk table of one index directory.
@@ -336,14 +309,14 @@ impl ChunkStore {
     /// BM25 search over chunk text; `filter` is an optional SQL predicate (prefilter).
     pub fn search_fts(
         &self,
-        query: &TextQuery,
+        query: &str,
         limit: usize,
         filter: Option<&str>,
     ) -> Result<Vec<ScoredChunk>, StoreError> {
         let Some(t) = &self.table else {
             return Ok(Vec::new());
         };
-        let fts = FullTextSearchQuery::new_query(query.to_fts())
+        let fts = FullTextSearchQuery::new(query.to_string())
             .with_column("content".to_string())
             .map_err(|e| lance_err(&self.path, "full-text query", e.into()))?;
         let mut q = t
