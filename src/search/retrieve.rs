@@ -34,11 +34,13 @@ pub fn bm25(
     let lang_filter = lang.map(|l| format!("language = '{}'", l.replace('\'', "''")));
     let fetch = n * 3;
     let found = chunks.search_fts(&text, fetch, lang_filter.as_deref())?;
+    crate::util::trace("bm25 first pass");
     let full = found.len() == fetch;
     let (mut kept, mut members) = keep_on_branch(db, branch, found.into_iter().map(|s| s.chunk))?;
     if kept.len() < n && full {
         let filter = branch_filter(db, branch, lang_filter.as_deref())?;
         let found = chunks.search_fts(&text, n, Some(&filter))?;
+        crate::util::trace("bm25 second pass, restricted to the branch");
         (kept, members) = keep_on_branch(db, branch, found.into_iter().map(|s| s.chunk))?;
     }
     kept.truncate(n);
