@@ -9,21 +9,6 @@ use crate::search::{self, budget, Mode, SearchError, SearchOptions};
 use crate::workspace::Workspace;
 use crate::Error;
 
-/// Start loading the embedding model while the lexical retrievers run, but only when the
-/// branch has vectors to compare with: loading it costs a core for a tenth of a second.
-fn warm_up_if_embedded(
-    db: &crate::store::Db,
-    cfg: &crate::config::EmbedConfig,
-    branch: &str,
-) -> Result<(), Error> {
-    if let Some(model) = crate::embed::model_id(cfg) {
-        if db.embed_coverage(branch, &model)?.0 > 0 {
-            crate::embed::warm_up(cfg);
-        }
-    }
-    Ok(())
-}
-
 /// Run a search.
 pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
     crate::util::trace("start");
@@ -60,9 +45,6 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         db = ws.db()?;
     }
     crate::util::trace("catalog open");
-    if matches!(args.mode, ModeArg::Hybrid | ModeArg::Vector) {
-        warm_up_if_embedded(&db, &ws.config.embed, &branch.key)?;
-    }
     let chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
     crate::util::trace("chunk store open");

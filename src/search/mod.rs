@@ -165,6 +165,10 @@ pub fn search(
         (Some(c), true) => rewritten(c, q, &mut degraded),
         _ => q,
     };
+    // Before the lexical retrievers: a model that will be used starts loading now.
+    let ready = matches!(opts.mode, Mode::Hybrid | Mode::Vector)
+        .then(|| semantic::readiness(db, config, branch))
+        .transpose()?;
     let mut lists: Vec<(Source, f64, Vec<ChunkRow>)> = Vec::new();
     if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
         let (found, _) = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
@@ -182,8 +186,8 @@ pub fn search(
         crate::util::trace("symbols retrieved");
     }
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
-    if matches!(opts.mode, Mode::Hybrid | Mode::Vector) {
-        let part = semantic::retrieve(db, chunks, config, branch, &q, n, lang)?;
+    if let Some(ready) = ready {
+        let part = semantic::retrieve(ready, (db, chunks), config, branch, &q, n, lang)?;
         crate::util::trace("vectors retrieved");
         match (part.found, opts.mode) {
             (Some(found), _) => {

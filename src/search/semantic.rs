@@ -15,10 +15,42 @@ pub struct VectorPart {
     pub note: Option<String>,
 }
 
-/// Run vector retrieval if it can run.
+/// Whether this branch can have vector hits: the configured model and how many of the
+/// branch's files it has embedded, or why vector search is off.
+pub enum Readiness {
+    /// A model is configured and `done` of `total` files have its vectors (`done` > 0).
+    Ready {
+        model: String,
+        done: usize,
+        total: usize,
+    },
+    /// Vector search cannot run; the reason, for the degraded note.
+    Off(String),
+}
+
+/// Read, once per search, whether vectors can be searched on `branch`; when they can, start
+/// loading the model in the background so that it overlaps the lexical retrievers.
+pub fn readiness(db: &Db, config: &Config, branch: &str) -> Result<Readiness, SearchError> {
+    let Some(model) = crate::embed::model_id(&config.embed) else {
+        return Ok(Readiness::Off(
+            "vector search is off ([embed] provider = none); using BM25 + symbols".into(),
+        ));
+    };
+    let (done, total) = db.embed_coverage(branch, &model)?;
+    crate::util::trace("vector coverage read");
+    if done == 0 {
+        return Ok(Readiness::Off(format!(
+            "no vectors yet on this branch (0 of {total} files embedded): run `git codesearch index`; using BM25 + symbols"
+        )));
+    }
+    crate::embed::warm_up(&config.embed);
+    Ok(Readiness::Ready { model, done, total })
+}
+
+/// Run vector retrieval if `ready` says it can run.
 pub fn retrieve(
-    db: &Db,
-    chunks: &ChunkStore,
+    ready: Readiness,
+    (db, chunks): (&Db, &ChunkStore),
     config: &Config,
     branch: &str,
     q: &Query,
@@ -29,18 +61,10 @@ pub fn retrieve(
         found: None,
         note: Some(note),
     };
-    let Some(model) = crate::embed::model_id(&config.embed) else {
-        return Ok(off(
-            "vector search is off ([embed] provider = none); using BM25 + symbols".into(),
-        ));
+    let (model, done, total) = match ready {
+        Readiness::Ready { model, done, total } => (model, done, total),
+        Readiness::Off(note) => return Ok(off(note)),
     };
-    let (done, total) = db.embed_coverage(branch, &model)?;
-    if done == 0 {
-        return Ok(off(format!(
-            "no vectors yet on this branch (0 of {total} files embedded): run `git codesearch index`; using BM25 + symbols"
-        )));
-    }
-    crate::util::trace("vector coverage read");
     let vector = match embed_query(config, q) {
         Ok(v) => v,
         Err(e) => {
