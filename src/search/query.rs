@@ -17,8 +17,6 @@ pub struct Query {
     /// Lower-case whole identifiers that look like code (camelCase, snake_case, dotted) or
     /// that the query quotes as code (`like_this`).
     pub identifiers: Vec<String>,
-    /// Those identifiers as typed, once each, for emphasis in full-text search.
-    pub code_tokens: Vec<String>,
 }
 
 impl Query {
@@ -168,7 +166,6 @@ pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
         tokens: Vec::new(),
         terms: Vec::new(),
         identifiers: Vec::new(),
-        code_tokens: Vec::new(),
     };
     let quoted: HashSet<String> = quoted_code(&normalized)
         .iter()
@@ -193,9 +190,6 @@ pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
         }
         q.tokens.push(tok.clone());
         if ident {
-            if !q.identifiers.contains(&lower) {
-                q.code_tokens.push(tok.clone());
-            }
             q.identifiers.push(lower.clone());
             if seen_terms.insert(lower.clone()) {
                 q.terms.push(lower.clone());
@@ -329,8 +323,8 @@ mod tests {
     #[test]
     fn backticked_words_are_code() {
         let q = parse("tell if `Bytes` is unique, see `Buf::chunk` and Bytes again `open").unwrap();
-        assert_eq!(q.code_tokens, ["Bytes", "Buf::chunk"]);
         assert!(q.identifiers.contains(&"bytes".to_string()));
+        assert!(q.identifiers.contains(&"buf::chunk".to_string()));
         // An unclosed backtick quotes nothing; plain words stay plain.
         assert!(!q.identifiers.contains(&"open".to_string()));
         assert!(!q.identifiers.contains(&"unique".to_string()));
