@@ -28,12 +28,13 @@ const PATH_WORD: f64 = 0.1;
 /// Files that are prose rather than code: markdown, reStructuredText, `.txt`, and the
 /// README / CHANGELOG / LICENSE family. Unknown extensions (a `.jq` or `.sql` file) are not
 /// prose: they may well be code in a language we have no grammar for.
-fn is_prose(path: &str, language: &str) -> bool {
+/// `lower` is the path in lower case.
+fn is_prose(lower: &str, language: &str) -> bool {
     if matches!(language, "markdown" | "rst") {
         return true;
     }
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    let stem = name.split('.').next().unwrap_or(&name);
+    let name = lower.rsplit('/').next().unwrap_or(lower);
+    let stem = name.split('.').next().unwrap_or(name);
     name.ends_with(".txt")
         || name.ends_with(".adoc")
         || matches!(
@@ -44,8 +45,8 @@ fn is_prose(path: &str, language: &str) -> bool {
 }
 
 /// Data and configuration rather than code: JSON, YAML, TOML, XML, lock files, CI set-up.
-fn is_data(path: &str, language: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
+/// `lower` is the path in lower case.
+fn is_data(lower: &str, language: &str) -> bool {
     matches!(language, "json" | "yaml" | "toml" | "xml")
         || lower.ends_with(".lock")
         || lower.ends_with(".csv")
@@ -59,12 +60,8 @@ pub fn is_test(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
     let stem = name.split('.').next().unwrap_or(name);
-    lower.split('/').rev().skip(1).any(|d| {
-        matches!(
-            d,
-            "test" | "tests" | "testing" | "__tests__" | "spec" | "specs"
-        )
-    }) || stem.starts_with("test_")
+    under_dir(&lower, TEST_DIRS)
+        || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
         || stem.ends_with("test") && path.ends_with(".java")
@@ -72,55 +69,48 @@ pub fn is_test(path: &str) -> bool {
         || name.contains(".spec.")
 }
 
-/// Code copied in from other projects: `vendor/`, `third_party/`, `external/`, ….
-fn is_vendored(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    lower.split('/').rev().skip(1).any(|d| {
-        matches!(
-            d,
-            "vendor"
-                | "vendored"
-                | "third_party"
-                | "thirdparty"
-                | "third-party"
-                | "external"
-                | "extern"
-        )
-    })
-}
+/// Directories of tests.
+const TEST_DIRS: &[&str] = &["test", "tests", "testing", "__tests__", "spec", "specs"];
+/// Directories of code copied in from other projects.
+const VENDOR_DIRS: &[&str] = &[
+    "vendor",
+    "vendored",
+    "third_party",
+    "thirdparty",
+    "third-party",
+    "external",
+    "extern",
+];
+/// Directories of documentation and examples.
+const DOC_DIRS: &[&str] = &["doc", "docs", "documentation", "example", "examples"];
 
-/// Documentation trees and examples: `docs/`, `doc/`, `examples/`.
-fn is_docs(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    lower
-        .split('/')
-        .rev()
-        .skip(1)
-        .any(|d| matches!(d, "doc" | "docs" | "documentation" | "example" | "examples"))
+/// Whether a directory of `lower` (a path in lower case) is one of `names`.
+fn under_dir(lower: &str, names: &[&str]) -> bool {
+    lower.split('/').rev().skip(1).any(|d| names.contains(&d))
 }
 
 /// The multiplier for a hit in `path` of `language` for query `q`.
 pub fn prior(path: &str, language: &str, q: &Query) -> f64 {
+    let lower = path.to_ascii_lowercase();
     let mut f = 1.0;
-    if is_prose(path, language) {
+    if is_prose(&lower, language) {
         f *= PROSE;
-    } else if is_data(path, language) {
+    } else if is_data(&lower, language) {
         f *= DATA;
     } else if is_test(path) {
         f *= TEST;
     } else if !crate::index::lang::CODE_LANGUAGES.contains(&language) {
         f *= OTHER;
     }
-    if is_vendored(path) {
+    if under_dir(&lower, VENDOR_DIRS) {
         f *= VENDORED;
     }
     if path.ends_with(".d.ts") || path.ends_with(".pyi") {
         f *= DECLARATIONS;
     }
-    if is_docs(path) {
+    if under_dir(&lower, DOC_DIRS) {
         f *= DOCS;
     }
-    let lower = path.to_ascii_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| w.len() >= 3)
