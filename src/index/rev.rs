@@ -52,13 +52,11 @@ pub fn gather(
             content_hash: String::new(),
             skip_reason: None,
         };
-        match f.kind {
-            EntryKind::Symlink => s.skip_reason = Some(SkipReason::Symlink.to_string()),
-            EntryKind::Submodule => s.skip_reason = Some(SkipReason::Submodule.to_string()),
-            EntryKind::File if quality::check_name(&f.path).is_err() => {
-                s.skip_reason = Some(SkipReason::LockFile.to_string());
-            }
-            EntryKind::File => {
+        match (&f.kind, quality::check_name(&f.path)) {
+            (EntryKind::Symlink, _) => s.skip_reason = Some(SkipReason::Symlink.to_string()),
+            (EntryKind::Submodule, _) => s.skip_reason = Some(SkipReason::Submodule.to_string()),
+            (EntryKind::File, Err(reason)) => s.skip_reason = Some(reason.to_string()),
+            (EntryKind::File, Ok(())) => {
                 let bytes = repo.blob(f.id)?;
                 s.size = bytes.len() as u64;
                 s.content_hash = crate::util::sha256_hex(&bytes);
