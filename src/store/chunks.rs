@@ -372,10 +372,7 @@ impl ChunkStore {
                 .select(Select::Columns(
                     COLUMNS.iter().map(|c| c.to_string()).collect(),
                 ));
-            let batches: Vec<RecordBatch> = self
-                .rt
-                .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
-                .map_err(|e| lance_err(&self.path, "read chunks", e))?;
+            let batches = self.collect(&q, "read chunks")?;
             for b in &batches {
                 out.extend(from_batch(b).map_err(|what| self.shape(what))?);
             }
@@ -399,10 +396,7 @@ impl ChunkStore {
         let q = t
             .query()
             .select(Select::Columns(vec!["content_hash".to_string()]));
-        let batches: Vec<RecordBatch> = self
-            .rt
-            .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
-            .map_err(|e| lance_err(&self.path, "read hashes", e))?;
+        let batches = self.collect(&q, "read hashes")?;
         let mut set = HashSet::new();
         for b in &batches {
             let col = string_col(b, "content_hash").map_err(|what| self.shape(what))?;
