@@ -1,5 +1,6 @@
-//! The committed man page and completions equal freshly generated ones, and bash
-//! completion works through the `_git_codesearch` function git's completion calls.
+//! The committed man page and completions equal freshly generated ones, bash completion
+//! works through the `_git_codesearch` function git's completion calls, and CI runs the
+//! test command README.md gives.
 
 use std::path::Path;
 use std::process::Command;
@@ -57,4 +58,18 @@ _git_codesearch; echo "${COMPREPLY[*]}"
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn ci_runs_the_readme_test_command() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let after = &readme[readme
+        .find("Run the tests")
+        .expect("README names the test command")..];
+    let fenced = after.split("```sh\n").nth(1).unwrap();
+    let command = fenced.lines().next().unwrap().trim();
+    assert!(command.contains("cargo test"), "{command}");
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    assert_eq!(ci.lines().last().map(str::trim), Some(command), "{ci}");
 }
