@@ -263,12 +263,18 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
             Err(e) => return Err(ConfigError::Read { path, source: e }),
         };
+        config.validate(&path.display().to_string())?;
+        // Validated again after git config, so a bad range is blamed on what set it.
+        let mut from_git = Vec::new();
         for (git_key, toml_key) in GIT_KEYS {
             if let Some(value) = git_value(git_key) {
                 config.set(toml_key, &value, &format!("git config {git_key}"))?;
+                from_git.push(*git_key);
             }
         }
-        config.validate(&path.display().to_string())?;
+        if !from_git.is_empty() {
+            config.validate(&format!("git config {}", from_git.join(", ")))?;
+        }
         Ok(config)
     }
 
@@ -502,5 +508,16 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("git config codesearch.nfinal"), "{err}");
+        // A value in range for its type but not for the others is blamed on git config,
+        // not on a .codesearch.toml that does not exist.
+        let err = Config::load(tempfile::tempdir().unwrap().path(), |k| {
+            (k == "codesearch.nretrieve").then(|| "3".into())
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("from git config codesearch.nretrieve"),
+            "{err}"
+        );
     }
 }
