@@ -201,7 +201,7 @@ def main():
                     t = time.perf_counter()
                     ranked = cs_rank(binary, wt, env, it["query"], mode, branch=branch)
                     latencies.append(time.perf_counter() - t)
-                    row[mode] = score(ranked, it["gold_files"])
+                    row[mode] = score(ranked, it["gold_files"]) | {"ms": round(latencies[-1] * 1000, 1)}
                 if not args.reuse:
                     row["git_grep"] = score(git_grep_rank(wt, it["query"]), it["gold_files"])
                 results.append(row)
