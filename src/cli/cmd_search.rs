@@ -29,7 +29,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         (None, None) => current.clone(),
     };
     let mut db = ws.db()?;
-    let indexed = db.branches()?.contains(&branch.key);
+    let indexed = db.has_branch(&branch.key)?;
     if !indexed {
         if (branch != current && commit.is_none()) || args.no_index {
             return Err(SearchError::BranchNotIndexed {

@@ -192,7 +192,7 @@ pub fn check_path_glob(glob: &str) -> Result<(), String> {
 fn ready(dir: &Path) -> Result<(Workspace, String), ToolError> {
     let ws = Workspace::open(dir)?;
     let branch = ws.branch()?;
-    if !ws.db()?.branches()?.contains(&branch.key) {
+    if !ws.db()?.has_branch(&branch.key)? {
         let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
         crate::index::run(&ws, &opts)?;
     }

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use globset::{Glob, GlobMatcher};
 
 use crate::config::Config;
-use crate::store::{ChunkRow, ChunkStore, Db, StoreError};
+use crate::store::{ChunkRef, ChunkRow, ChunkStore, Db, StoreError};
 use fusion::{Source, Span};
 use query::{Query, QueryProblem};
 
@@ -169,9 +169,9 @@ pub fn search(
     let ready = matches!(opts.mode, Mode::Hybrid | Mode::Vector)
         .then(|| semantic::readiness(db, config, branch))
         .transpose()?;
-    let mut lists: Vec<(Source, f64, Vec<ChunkRow>)> = Vec::new();
+    let mut lists: Vec<(Source, f64, Vec<ChunkRef>)> = Vec::new();
     if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
-        let (found, _) = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
+        let found = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
         lists.push((Source::Bm25, s.weights.bm25, found));
         crate::util::trace("bm25 retrieved");
     }
@@ -209,7 +209,8 @@ pub fn search(
         note(&mut degraded, part.note);
     }
     drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
-    let mut hits = rank(db, &q, branch, config, &lists, glob.as_ref(), limit)?;
+    let ranked = rank(db, &q, branch, config, &lists, glob.as_ref(), limit)?;
+    let mut hits = with_text(chunks, ranked)?;
     if let (Some(c), true) = (&chat, config.llm.rerank) {
         if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {
             note(&mut degraded, Some(format!("rerank skipped: {why}")));
@@ -262,7 +263,7 @@ fn rewritten(chat: &llm::Chat, q: Query, degraded: &mut Option<String>) -> Query
 /// would, not with whatever happens to be nearest. Sentences keep their vector hits: that
 /// is what vectors are for. `--mode vector` asked for neighbours and keeps them.
 fn drop_vectors_for_a_missing_word(
-    lists: &mut Vec<(Source, f64, Vec<ChunkRow>)>,
+    lists: &mut Vec<(Source, f64, Vec<ChunkRef>)>,
     mode: Mode,
     q: &Query,
 ) {
@@ -305,11 +306,11 @@ fn rank(
     q: &Query,
     branch: &str,
     config: &Config,
-    lists: &[(Source, f64, Vec<ChunkRow>)],
+    lists: &[(Source, f64, Vec<ChunkRef>)],
     glob: Option<&GlobMatcher>,
     limit: usize,
-) -> Result<Vec<Hit>, SearchError> {
-    let mut chunk_by_id: HashMap<&str, &ChunkRow> = HashMap::new();
+) -> Result<Vec<(Span, Vec<ChunkRef>)>, SearchError> {
+    let mut chunk_by_id: HashMap<&str, &ChunkRef> = HashMap::new();
     let keyed: Vec<(Source, f64, Vec<String>)> = lists
         .iter()
         .map(|(src, w, rows)| {
@@ -329,7 +330,7 @@ fn rank(
     let members = retrieve::membership(db, branch, &hashes)?;
     let now_ns = crate::util::unix_now() as i128 * 1_000_000_000;
     let mut spans = Vec::new();
-    let mut chunk_of_span: Vec<&ChunkRow> = Vec::new();
+    let mut chunk_of_span: Vec<&ChunkRef> = Vec::new();
     for (id, f) in &fused {
         let chunk = chunk_by_id[id.as_str()];
         for (path, mtime) in members.get(&chunk.content_hash).into_iter().flatten() {
@@ -359,10 +360,36 @@ fn rank(
         .into_iter()
         .take(limit)
         .map(|s| {
-            let parts: Vec<&ChunkRow> = s.members.iter().map(|&i| chunk_of_span[i]).collect();
+            let parts: Vec<ChunkRef> = s
+                .members
+                .iter()
+                .map(|&i| chunk_of_span[i].clone())
+                .collect();
+            (s, parts)
+        })
+        .collect())
+}
+
+/// Read the text of the chunks that made the results (the only text a search reads) and
+/// build the hits.
+fn with_text(
+    chunks: &ChunkStore,
+    ranked: Vec<(Span, Vec<ChunkRef>)>,
+) -> Result<Vec<Hit>, SearchError> {
+    let mut rows: Vec<u64> = ranked
+        .iter()
+        .flat_map(|(_, parts)| parts.iter().map(|c| c.row))
+        .collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let text = chunks.take_rows(&rows)?;
+    Ok(ranked
+        .into_iter()
+        .map(|(s, parts)| {
+            let read: Vec<&ChunkRow> = parts.iter().filter_map(|c| text.get(&c.row)).collect();
             Hit {
                 language: parts[0].language.clone(),
-                lines: numbered_lines(&parts),
+                lines: numbered_lines(&read),
                 path: s.path,
                 start_line: s.start,
                 end_line: s.end,

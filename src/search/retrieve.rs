@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::query::Query;
 use super::SearchError;
 use crate::store::catalog::SymbolHit;
-use crate::store::{ChunkRow, ChunkStore, Db};
+use crate::store::{ChunkRef, ChunkStore, Db, FtsHit};
 
 /// Paths of the branch for each content hash: (path, mtime_ns).
 pub type Membership = HashMap<String, Vec<(String, i64)>>;
@@ -20,8 +20,12 @@ pub fn membership(db: &Db, branch: &str, hashes: &[String]) -> Result<Membership
     Ok(m)
 }
 
-/// BM25 candidates on the branch, best first. Over-fetches and filters by membership; if
-/// the filter leaves too few while more may exist, asks again with a prefilter.
+/// BM25 candidates on the branch, best first. The first pass is unfiltered and asks for
+/// enough matches that `n` of them are likely on the branch (other branches' versions of a
+/// file match as well as this one's); its scores are those of the whole store, so when it
+/// holds `n` on the branch they are exactly the branch's best `n`. Only if it does not is
+/// the search repeated with a branch prefilter, which costs far more than a deeper first
+/// pass.
 pub fn bm25(
     db: &Db,
     chunks: &ChunkStore,
@@ -29,39 +33,49 @@ pub fn bm25(
     q: &Query,
     n: usize,
     lang: Option<&str>,
-) -> Result<(Vec<ChunkRow>, Membership), SearchError> {
+) -> Result<Vec<ChunkRef>, SearchError> {
     let text = q.fts_text();
     let lang_filter = lang.map(|l| format!("language = '{}'", l.replace('\'', "''")));
-    let fetch = n * 3;
+    let fetch = first_fetch(db, branch, n)?;
     let found = chunks.search_fts(&text, fetch, lang_filter.as_deref())?;
     crate::util::trace("bm25 first pass");
     let full = found.len() == fetch;
-    let (mut kept, mut members) = keep_on_branch(db, branch, found.into_iter().map(|s| s.chunk))?;
+    let mut kept = keep_on_branch(db, branch, found)?;
     if kept.len() < n && full {
         let filter = branch_filter(db, branch, lang_filter.as_deref())?;
         let found = chunks.search_fts(&text, n, Some(&filter))?;
         crate::util::trace("bm25 second pass, restricted to the branch");
-        (kept, members) = keep_on_branch(db, branch, found.into_iter().map(|s| s.chunk))?;
+        kept = keep_on_branch(db, branch, found)?;
     }
     kept.truncate(n);
-    Ok((kept, members))
+    Ok(kept)
 }
 
-fn keep_on_branch(
-    db: &Db,
-    branch: &str,
-    found: impl Iterator<Item = ChunkRow>,
-) -> Result<(Vec<ChunkRow>, Membership), SearchError> {
-    let found: Vec<ChunkRow> = found.collect();
-    let mut hashes: Vec<String> = found.iter().map(|c| c.content_hash.clone()).collect();
+/// How many matches the first BM25 pass asks for: `n` scaled by how many chunks the store
+/// holds per chunk on the branch (1 for a one-branch index), with a margin.
+fn first_fetch(db: &Db, branch: &str, n: usize) -> Result<usize, SearchError> {
+    let (on_branch, all) = db.chunk_counts(branch)?;
+    let per_branch_chunk = all as f64 / on_branch.max(1) as f64;
+    let factor = (per_branch_chunk * FETCH_MARGIN).clamp(FETCH_MARGIN, MAX_FETCH_FACTOR);
+    Ok((n as f64 * factor).ceil() as usize)
+}
+
+/// Over-fetch margin of the first BM25 pass.
+const FETCH_MARGIN: f64 = 1.5;
+/// Beyond this many candidates per wanted one, the prefiltered pass is cheaper.
+const MAX_FETCH_FACTOR: f64 = 30.0;
+
+/// The hits whose content is on `branch`, in order.
+fn keep_on_branch(db: &Db, branch: &str, found: Vec<FtsHit>) -> Result<Vec<ChunkRef>, SearchError> {
+    let mut hashes: Vec<String> = found.iter().map(|h| h.chunk.content_hash.clone()).collect();
     hashes.sort();
     hashes.dedup();
     let members = membership(db, branch, &hashes)?;
-    let kept = found
+    Ok(found
         .into_iter()
+        .map(|h| h.chunk)
         .filter(|c| members.contains_key(&c.content_hash))
-        .collect();
-    Ok((kept, members))
+        .collect())
 }
 
 /// Symbol candidates on the branch, mapped to the chunk that holds each definition, best
@@ -73,7 +87,7 @@ pub fn symbols(
     q: &Query,
     n: usize,
     lang: Option<&str>,
-) -> Result<Vec<ChunkRow>, SearchError> {
+) -> Result<Vec<ChunkRef>, SearchError> {
     let terms: Vec<String> = q
         .terms
         .iter()
@@ -108,8 +122,8 @@ pub fn symbols(
         .collect();
     hashes.sort();
     hashes.dedup();
-    let mut by_hash: HashMap<String, Vec<ChunkRow>> = HashMap::new();
-    for c in chunks.chunks_of(&hashes)? {
+    let mut by_hash: HashMap<String, Vec<ChunkRef>> = HashMap::new();
+    for c in chunks.refs_of(&hashes)? {
         if lang.is_none_or(|l| c.language == l) {
             by_hash.entry(c.content_hash.clone()).or_default().push(c);
         }
@@ -146,7 +160,7 @@ pub fn vector(
     query: &[f32],
     (n, min_similarity): (usize, f32),
     lang: Option<&str>,
-) -> Result<Vec<ChunkRow>, SearchError> {
+) -> Result<Vec<ChunkRef>, SearchError> {
     let close = |h: &crate::store::VectorHit| 1.0 - h.distance >= min_similarity;
     let lang_filter = lang.map(|l| format!("language = '{}'", l.replace('\'', "''")));
     let fetch = n * 3;
@@ -177,8 +191,8 @@ pub fn vector(
             .collect();
     }
     kept.truncate(n);
-    let mut rows: HashMap<String, ChunkRow> = chunks
-        .chunks_by_id(&kept)?
+    let mut rows: HashMap<String, ChunkRef> = chunks
+        .refs_by_id(&kept)?
         .into_iter()
         .map(|c| (c.id.clone(), c))
         .collect();

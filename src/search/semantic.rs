@@ -5,12 +5,12 @@
 use super::query::Query;
 use super::{retrieve, SearchError};
 use crate::config::Config;
-use crate::store::{ChunkRow, ChunkStore, Db};
+use crate::store::{ChunkRef, ChunkStore, Db};
 
 /// What the vector retriever contributed.
 pub struct VectorPart {
     /// Nearest chunks on the branch, when vector search ran.
-    pub found: Option<Vec<ChunkRow>>,
+    pub found: Option<Vec<ChunkRef>>,
     /// Why vector search did not run or is incomplete.
     pub note: Option<String>,
 }

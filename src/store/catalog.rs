@@ -188,6 +188,15 @@ impl Db {
         )
     }
 
+    /// Whether `branch` has been indexed (one primary-key probe; `branches` reads the whole
+    /// catalog).
+    pub fn has_branch(&self, branch: &str) -> Result<bool, StoreError> {
+        self.conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM catalog WHERE branch = ?1)")
+            .and_then(|mut s| s.query_row([branch], |r| r.get(0)))
+            .map_err(|e| self.err("read catalog", e))
+    }
+
     /// Branch keys present in the catalog.
     pub fn branches(&self) -> Result<Vec<String>, StoreError> {
         let mut v: Vec<String> = self

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use arrow_array::{Array, Float32Array, Int64Array, RecordBatch, StringArray, UInt32Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use futures::TryStreamExt;
-use lancedb::index::scalar::{FtsIndexBuilder, FullTextSearchQuery};
+use lancedb::index::scalar::FtsIndexBuilder;
 use lancedb::index::{Index, IndexType};
 use lancedb::query::{ExecutableQuery, QueryBase, Select};
 use lancedb::table::{OptimizeAction, OptimizeOptions};
@@ -44,15 +44,6 @@ pub struct ChunkRow {
     pub start_line: u32,
     /// Last line (1-based, inclusive).
     pub end_line: u32,
-}
-
-/// A chunk found by full-text search, with its BM25 score.
-#[derive(Debug, Clone)]
-pub struct ScoredChunk {
-    /// The chunk.
-    pub chunk: ChunkRow,
-    /// BM25 score (higher is better).
-    pub score: f32,
 }
 
 /// The chunk table of one index directory.
@@ -306,75 +297,35 @@ impl ChunkStore {
         Ok(indices.iter().any(|i| i.name == wanted))
     }
 
-    /// BM25 search over chunk text; `filter` is an optional SQL predicate (prefilter).
-    pub fn search_fts(
-        &self,
-        query: &str,
-        limit: usize,
-        filter: Option<&str>,
-    ) -> Result<Vec<ScoredChunk>, StoreError> {
-        let Some(t) = &self.table else {
-            return Ok(Vec::new());
-        };
-        let fts = FullTextSearchQuery::new(query.to_string())
-            .with_column("content".to_string())
-            .map_err(|e| lance_err(&self.path, "full-text query", e.into()))?;
-        let mut q = t
-            .query()
-            .full_text_search(fts)
-            .select(Select::Columns(
-                COLUMNS.iter().map(|c| c.to_string()).collect(),
-            ))
-            .limit(limit);
-        if let Some(f) = filter {
-            q = q.only_if(f);
-        }
-        let batches = self.collect(&q, "full-text search")?;
-        let mut out = Vec::new();
-        for b in &batches {
-            let rows = from_batch(b).map_err(|what| self.shape(what))?;
-            let scores = f32_col(b, "_score").map_err(|w| self.shape(w))?;
-            for (i, chunk) in rows.into_iter().enumerate() {
-                out.push(ScoredChunk {
-                    chunk,
-                    score: scores.value(i),
-                });
-            }
-        }
-        // Ties are broken by chunk id, so the order never depends on row layout.
-        out.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.chunk.id.cmp(&b.chunk.id))
-        });
-        Ok(out)
-    }
-
     /// All chunks of the given content hashes.
     pub fn chunks_of(&self, hashes: &[String]) -> Result<Vec<ChunkRow>, StoreError> {
-        self.chunks_where(hashes, "content_hash")
+        self.read_in(("content_hash", hashes), (&COLUMNS, false), from_batch)
     }
 
-    /// Chunks whose `column` is one of `values`.
-    pub(super) fn chunks_where(
+    /// Rows whose `column` is one of `values`, with the `select`ed columns (and the row id
+    /// when `row_id`), each batch read by `parse`.
+    pub(super) fn read_in<T>(
         &self,
-        values: &[String],
-        column: &str,
-    ) -> Result<Vec<ChunkRow>, StoreError> {
+        (column, values): (&str, &[String]),
+        (select, row_id): (&[&str], bool),
+        parse: impl Fn(&RecordBatch) -> Result<Vec<T>, String>,
+    ) -> Result<Vec<T>, StoreError> {
         let Some(t) = &self.table else {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();
         for part in values.chunks(500) {
-            let q = t
+            let mut q = t
                 .query()
                 .only_if(in_filter(column, part))
                 .select(Select::Columns(
-                    COLUMNS.iter().map(|c| c.to_string()).collect(),
+                    select.iter().map(|c| c.to_string()).collect(),
                 ));
-            let batches = self.collect(&q, "read chunks")?;
-            for b in &batches {
-                out.extend(from_batch(b).map_err(|what| self.shape(what))?);
+            if row_id {
+                q = q.with_row_id();
+            }
+            for b in &self.collect(&q, "read chunks")? {
+                out.extend(parse(b).map_err(|what| self.shape_err(what))?);
             }
         }
         Ok(out)
@@ -399,7 +350,7 @@ impl ChunkStore {
         let batches = self.collect(&q, "read hashes")?;
         let mut set = HashSet::new();
         for b in &batches {
-            let col = string_col(b, "content_hash").map_err(|what| self.shape(what))?;
+            let col = string_col(b, "content_hash").map_err(|what| self.shape_err(what))?;
             for i in 0..col.len() {
                 set.insert(col.value(i).to_string());
             }
@@ -416,7 +367,12 @@ impl ChunkStore {
             .map_err(|e| lance_err(&self.path, "compact", e))
     }
 
-    fn shape(&self, what: String) -> StoreError {
+    /// The store's view of the table, if it has been created.
+    pub(super) fn table(&self) -> Option<&lancedb::Table> {
+        self.table.as_ref()
+    }
+
+    pub(super) fn shape_err(&self, what: String) -> StoreError {
         StoreError::Shape {
             path: self.path.clone(),
             what,
@@ -474,23 +430,56 @@ fn u32_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a UInt32Array, String
         .ok_or_else(|| format!("column {name} missing or not u32"))
 }
 
+/// The columns every read of chunks uses: id, content hash, language and line span.
+pub(super) struct KeyCols<'a> {
+    id: &'a StringArray,
+    hash: &'a StringArray,
+    language: &'a StringArray,
+    start: &'a UInt32Array,
+    end: &'a UInt32Array,
+}
+
+/// Row `i` of [`KeyCols`]: (id, content hash, language, first line, last line).
+pub(super) type Key = (String, String, String, u32, u32);
+
+impl<'a> KeyCols<'a> {
+    pub(super) fn of(b: &'a RecordBatch) -> Result<KeyCols<'a>, String> {
+        Ok(KeyCols {
+            id: string_col(b, "id")?,
+            hash: string_col(b, "content_hash")?,
+            language: string_col(b, "language")?,
+            start: u32_col(b, "start_line")?,
+            end: u32_col(b, "end_line")?,
+        })
+    }
+
+    pub(super) fn at(&self, i: usize) -> Key {
+        (
+            self.id.value(i).to_string(),
+            self.hash.value(i).to_string(),
+            self.language.value(i).to_string(),
+            self.start.value(i),
+            self.end.value(i),
+        )
+    }
+}
+
 pub(super) fn from_batch(b: &RecordBatch) -> Result<Vec<ChunkRow>, String> {
-    let id = string_col(b, "id")?;
-    let hash = string_col(b, "content_hash")?;
+    let keys = KeyCols::of(b)?;
     let filepath = string_col(b, "filepath")?;
-    let language = string_col(b, "language")?;
     let content = string_col(b, "content")?;
-    let start = u32_col(b, "start_line")?;
-    let end = u32_col(b, "end_line")?;
     Ok((0..b.num_rows())
-        .map(|i| ChunkRow {
-            id: id.value(i).to_string(),
-            content_hash: hash.value(i).to_string(),
-            filepath: filepath.value(i).to_string(),
-            language: language.value(i).to_string(),
-            content: content.value(i).to_string(),
-            start_line: start.value(i),
-            end_line: end.value(i),
+        .map(|i| {
+            let (id, content_hash, language, start_line, end_line) = keys.at(i);
+            ChunkRow {
+                id,
+                content_hash,
+                filepath: filepath.value(i).to_string(),
+                language,
+                content: content.value(i).to_string(),
+                start_line,
+                end_line,
+            }
         })
         .collect())
 }

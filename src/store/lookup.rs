@@ -161,6 +161,20 @@ impl Db {
             .map_err(|e| self.err("count", e))
     }
 
+    /// (chunks of the contents on `branch`, chunks of every stored content): how much of
+    /// the chunk table a search on the branch can use.
+    pub fn chunk_counts(&self, branch: &str) -> Result<(i64, i64), StoreError> {
+        self.conn
+            .prepare_cached(
+                "SELECT
+                   (SELECT coalesce(sum(n_chunks), 0) FROM content WHERE content_hash IN
+                      (SELECT content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL)),
+                   (SELECT coalesce(sum(n_chunks), 0) FROM content)",
+            )
+            .and_then(|mut s| s.query_row([branch], |r| Ok((r.get(0)?, r.get(1)?))))
+            .map_err(|e| self.err("count chunks", e))
+    }
+
     /// Skipped files of a branch with their reasons.
     pub fn skipped(&self, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
         let mut stmt = self

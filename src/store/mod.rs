@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod chunks;
 pub mod embedded;
 pub mod health;
+pub mod hits;
 pub mod lookup;
 pub mod merge;
 pub mod sqlite;
@@ -18,6 +19,7 @@ pub mod vectors;
 use std::path::{Path, PathBuf};
 
 pub use chunks::{ChunkRow, ChunkStore};
+pub use hits::{ChunkRef, FtsHit};
 pub(crate) use sqlite::sqlite_err;
 pub use sqlite::Db;
 pub use vectors::VectorHit;

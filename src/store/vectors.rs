@@ -273,11 +273,6 @@ impl ChunkStore {
             .collect())
     }
 
-    /// Chunks with the given ids.
-    pub fn chunks_by_id(&self, ids: &[String]) -> Result<Vec<super::ChunkRow>, StoreError> {
-        self.chunks_where(ids, "id")
-    }
-
     fn vshape(&self, what: String) -> StoreError {
         StoreError::Shape {
             path: self.path.clone(),

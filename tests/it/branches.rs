@@ -145,6 +145,43 @@ fn delete_versus_remove_tag_and_gc() {
     assert!(!branches.contains("feature"), "{branches}");
 }
 
+/// A store where other branches hold 30 times this branch's chunks, all matching the query
+/// better: the unfiltered first BM25 pass comes back full of them, and the branch's own
+/// (weaker) matches must still be found — by the deeper first pass or the branch-restricted
+/// second one — with nothing from the other branch.
+#[test]
+fn a_branch_crowded_out_by_other_branches_still_finds_its_own_matches() {
+    let repo = TestRepo::new();
+    repo.git(&["config", "codesearch.nFinal", "10"]);
+    repo.git(&["config", "codesearch.nRetrieve", "10"]);
+    let filler = "let unrelated = words + that + dilute + the + score;\n".repeat(12);
+    for i in 0..10 {
+        repo.write(
+            &format!("src/weak_{i}.rs"),
+            format!("fn weak_{i}() {{\n    // frobnicate once\n{filler}}}\n"),
+        );
+    }
+    repo.commit_all("main");
+    repo.index(&[]);
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    for i in 0..300 {
+        repo.write(
+            &format!("src/hot_{i}.rs"),
+            format!("// frobnicate frobnicate frobnicate\nfn hot_{i}() {{}}\n"),
+        );
+    }
+    repo.commit_all("side");
+    repo.index(&[]);
+    assert!(repo.hit_paths("frobnicate", &[])[0].starts_with("src/hot_"));
+
+    let on_main = repo.hit_paths("frobnicate", &["--branch", "main"]);
+    let mut expected: Vec<String> = (0..10).map(|i| format!("src/weak_{i}.rs")).collect();
+    let mut found = on_main.clone();
+    found.sort();
+    expected.sort();
+    assert_eq!(found, expected, "{on_main:?}");
+}
+
 #[test]
 fn renamed_files_are_reported_under_their_path_on_the_branch() {
     let repo = TestRepo::with_files(&[("old_name.rs", "pub fn renamed_function_marker() {}\n")]);
