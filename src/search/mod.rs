@@ -169,22 +169,7 @@ pub fn search(
     let ready = matches!(opts.mode, Mode::Hybrid | Mode::Vector)
         .then(|| semantic::readiness(db, config, branch))
         .transpose()?;
-    let mut lists: Vec<(Source, f64, Vec<ChunkRef>)> = Vec::new();
-    if matches!(opts.mode, Mode::Hybrid | Mode::Bm25) {
-        let found = retrieve::bm25(db, chunks, branch, &q, n, lang)?;
-        lists.push((Source::Bm25, s.weights.bm25, found));
-        crate::util::trace("bm25 retrieved");
-    }
-    if matches!(opts.mode, Mode::Hybrid | Mode::Symbol) {
-        let found = retrieve::symbols(db, chunks, branch, &q, n, lang)?;
-        let weight = if opts.mode == Mode::Symbol {
-            1.0
-        } else {
-            s.weights.snippet
-        };
-        lists.push((Source::Symbol, weight, found));
-        crate::util::trace("symbols retrieved");
-    }
+    let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
     if let Some(ready) = ready {
         let part = semantic::retrieve(ready, (db, chunks), config, branch, &q, n, lang)?;
@@ -221,6 +206,46 @@ pub fn search(
         query: q,
         degraded,
     })
+}
+
+/// The BM25 and symbol lists the mode asks for. Symbol search's SQLite half runs first;
+/// its LanceDB half (finding the chunks that hold the definitions) runs on a second thread
+/// beside BM25, which keeps the SQLite connection.
+fn lexical(
+    db: &Db,
+    chunks: &ChunkStore,
+    branch: &str,
+    q: &Query,
+    (n, lang): (usize, Option<&str>),
+    mode: Mode,
+    weights: &crate::config::Weights,
+) -> Result<Vec<(Source, f64, Vec<ChunkRef>)>, SearchError> {
+    let symbols = matches!(mode, Mode::Hybrid | Mode::Symbol)
+        .then(|| retrieve::symbol_hits(db, branch, q, n))
+        .transpose()?;
+    let (bm25, symbols) = std::thread::scope(|scope| {
+        let symbols =
+            symbols.map(|hits| scope.spawn(move || retrieve::symbol_chunks(chunks, &hits, lang)));
+        let bm25 = matches!(mode, Mode::Hybrid | Mode::Bm25)
+            .then(|| retrieve::bm25(db, chunks, branch, q, n, lang));
+        crate::util::trace("bm25 retrieved");
+        let symbols = symbols.map(|t| t.join().expect("symbol search thread panicked"));
+        crate::util::trace("symbols retrieved");
+        (bm25, symbols)
+    });
+    let mut lists = Vec::new();
+    if let Some(found) = bm25.transpose()? {
+        lists.push((Source::Bm25, weights.bm25, found));
+    }
+    if let Some(found) = symbols.transpose()? {
+        let weight = if mode == Mode::Symbol {
+            1.0
+        } else {
+            weights.snippet
+        };
+        lists.push((Source::Symbol, weight, found));
+    }
+    Ok(lists)
 }
 
 /// Add a reason to the degraded note.

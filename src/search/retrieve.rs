@@ -78,16 +78,15 @@ fn keep_on_branch(db: &Db, branch: &str, found: Vec<FtsHit>) -> Result<Vec<Chunk
         .collect())
 }
 
-/// Symbol candidates on the branch, mapped to the chunk that holds each definition, best
-/// first: whole-identifier matches, then exact word matches, then prefix matches.
-pub fn symbols(
+/// Definitions on the branch named by query words, best first: whole-identifier matches,
+/// then exact word matches, then prefix matches; at most `n`, one per place. The first
+/// half of symbol search (SQLite); [`symbol_chunks`] is the second.
+pub fn symbol_hits(
     db: &Db,
-    chunks: &ChunkStore,
     branch: &str,
     q: &Query,
     n: usize,
-    lang: Option<&str>,
-) -> Result<Vec<ChunkRef>, SearchError> {
+) -> Result<Vec<SymbolHit>, SearchError> {
     let terms: Vec<String> = q
         .terms
         .iter()
@@ -116,10 +115,17 @@ pub fn symbols(
     let mut seen = HashSet::new();
     ranked.retain(|(_, _, h)| seen.insert((h.content_hash.clone(), h.start_line)));
     ranked.truncate(n);
-    let mut hashes: Vec<String> = ranked
-        .iter()
-        .map(|(_, _, h)| h.content_hash.clone())
-        .collect();
+    Ok(ranked.into_iter().map(|(_, _, h)| h).collect())
+}
+
+/// The chunk that holds each definition, in the order of `hits` (LanceDB only, so it can
+/// run beside BM25 while the SQLite connection is busy there).
+pub fn symbol_chunks(
+    chunks: &ChunkStore,
+    hits: &[SymbolHit],
+    lang: Option<&str>,
+) -> Result<Vec<ChunkRef>, SearchError> {
+    let mut hashes: Vec<String> = hits.iter().map(|h| h.content_hash.clone()).collect();
     hashes.sort();
     hashes.dedup();
     let mut by_hash: HashMap<String, Vec<ChunkRef>> = HashMap::new();
@@ -129,7 +135,7 @@ pub fn symbols(
         }
     }
     let mut out = Vec::new();
-    for (_, _, h) in ranked {
+    for h in hits {
         let Some(cs) = by_hash.get(&h.content_hash) else {
             continue;
         };
