@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Query latency of two git-codesearch binaries, alternating query by query.
+
+This machine is shared, so absolute latencies move between sessions; running the old and
+the new binary on the same query back to back (in alternating order) makes the comparison
+fair. Uses the indexes a `bench/eval.py --work DIR` run left (one per repository, holding
+every commit of the set), searches each query at its commit (`--branch detached/<commit>`)
+and prints the median per process overall and per repository.
+
+    python3 bench/latency_ab.py --set ../shared/eval/dev.jsonl --mirrors /work/.mirror \
+        --work /tmp/evalwork --bin-a /tmp/git-codesearch-before --bin-b target/release/git-codesearch
+"""
+
+import argparse
+import collections
+import json
+import os
+import statistics
+import subprocess
+import time
+
+from eval import mirror_dir
+
+
+def run_once(binary, cwd, env, item, mode):
+    """Milliseconds for one search process."""
+    t = time.perf_counter()
+    subprocess.run([binary, "search", "--json", "-q", "--no-index", "-n", "50", "--mode", mode,
+                    "--branch", "detached/" + item["commit"], "--", item["query"]],
+                   cwd=cwd, env=env, capture_output=True, check=False)
+    return (time.perf_counter() - t) * 1000
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--set", required=True)
+    ap.add_argument("--mirrors", required=True)
+    ap.add_argument("--work", required=True, help="the --work directory of an earlier eval.py run")
+    ap.add_argument("--bin-a", required=True)
+    ap.add_argument("--bin-b", required=True)
+    ap.add_argument("--mode", default="hybrid")
+    args = ap.parse_args()
+    bins = [os.path.abspath(args.bin_a), os.path.abspath(args.bin_b)]
+    items = [json.loads(line) for line in open(args.set)]
+    times = {b: collections.defaultdict(list) for b in bins}
+    trees = {}
+    for n, item in enumerate(items):
+        repo = item["repo"]
+        key = repo.replace("/", "+")
+        if repo not in trees:
+            gitdir = mirror_dir(args.mirrors, repo)
+            if gitdir is None:
+                continue
+            # Any work tree of the repository will do: searches name their commit.
+            wt = os.path.join(args.work, "latency-" + key)
+            if not os.path.exists(wt):
+                subprocess.run(["git", "--git-dir", gitdir, "worktree", "add", "-q", "-f", "--detach",
+                                "--no-checkout", wt], check=True)
+            trees[repo] = wt
+        env = dict(os.environ, GIT_CODESEARCH_DIR=os.path.join(args.work, "index-" + key), NO_COLOR="1")
+        for b in bins if n % 2 == 0 else reversed(bins):
+            times[b][repo].append(run_once(b, trees[repo], env, item, args.mode))
+    a, b = bins
+    overall = {x: statistics.median([t for ts in times[x].values() for t in ts]) for x in bins}
+    print(f"median per process, {args.mode}: A {overall[a]:.1f} ms, B {overall[b]:.1f} ms "
+          f"(B/A {overall[b] / overall[a]:.2f})")
+    print("| repository | A ms | B ms |\n|---|---|---|")
+    for repo in sorted(times[a], key=lambda r: statistics.median(times[a][r])):
+        print(f"| {repo} | {statistics.median(times[a][repo]):.1f} | {statistics.median(times[b][repo]):.1f} |")
+
+
+if __name__ == "__main__":
+    main()
