@@ -82,6 +82,17 @@ def mirror_dir(mirrors, repo):
     return None
 
 
+def reuse_setup(work, gitdir, repo):
+    """(work tree, environment) for searching the index an earlier `--work` run left for
+    `repo`: any work tree of the repository will do, since searches name their commit."""
+    key = repo.replace("/", "+")
+    wt = os.path.join(work, "scratch-" + key)
+    if not os.path.exists(wt):
+        subprocess.run(["git", "--git-dir", gitdir, "worktree", "add", "-q", "-f", "--detach", "--no-checkout", wt],
+                       check=True)
+    return wt, dict(os.environ, GIT_CODESEARCH_DIR=os.path.join(work, "index-" + key), NO_COLOR="1")
+
+
 class Tree:
     """A work tree kept at a commit by writing blobs from the object database.
 

@@ -19,7 +19,7 @@ import statistics
 import subprocess
 import time
 
-from eval import mirror_dir
+from eval import mirror_dir, reuse_setup
 
 
 def run_once(binary, cwd, env, item, mode):
@@ -43,23 +43,17 @@ def main():
     bins = [os.path.abspath(args.bin_a), os.path.abspath(args.bin_b)]
     items = [json.loads(line) for line in open(args.set)]
     times = {b: collections.defaultdict(list) for b in bins}
-    trees = {}
+    setups = {}
     for n, item in enumerate(items):
         repo = item["repo"]
-        key = repo.replace("/", "+")
-        if repo not in trees:
+        if repo not in setups:
             gitdir = mirror_dir(args.mirrors, repo)
-            if gitdir is None:
-                continue
-            # Any work tree of the repository will do: searches name their commit.
-            wt = os.path.join(args.work, "latency-" + key)
-            if not os.path.exists(wt):
-                subprocess.run(["git", "--git-dir", gitdir, "worktree", "add", "-q", "-f", "--detach",
-                                "--no-checkout", wt], check=True)
-            trees[repo] = wt
-        env = dict(os.environ, GIT_CODESEARCH_DIR=os.path.join(args.work, "index-" + key), NO_COLOR="1")
+            setups[repo] = gitdir and reuse_setup(args.work, gitdir, repo)
+        if not setups[repo]:
+            continue
+        wt, env = setups[repo]
         for b in bins if n % 2 == 0 else reversed(bins):
-            times[b][repo].append(run_once(b, trees[repo], env, item, args.mode))
+            times[b][repo].append(run_once(b, wt, env, item, args.mode))
     a, b = bins
     overall = {x: statistics.median([t for ts in times[x].values() for t in ts]) for x in bins}
     print(f"median per process, {args.mode}: A {overall[a]:.1f} ms, B {overall[b]:.1f} ms "
