@@ -147,6 +147,8 @@ pub struct SearchConfig {
     /// Rank prose below code, tests a little below, and files whose path names query words
     /// a little above (see `search::prior`).
     pub path_prior: bool,
+    /// Add the file most often changed together with a top result (from git history).
+    pub cochange: bool,
 }
 
 /// Fusion weights for each retriever.
@@ -193,6 +195,7 @@ impl Default for SearchConfig {
             stemming: false,
             recency_boost: 0.05,
             path_prior: true,
+            cochange: true,
         }
     }
 }
@@ -234,6 +237,7 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.stemming", "search.stemming"),
     ("codesearch.recencyboost", "search.recency_boost"),
     ("codesearch.pathprior", "search.path_prior"),
+    ("codesearch.cochange", "search.cochange"),
     ("codesearch.maxfilesize", "index.max_file_size"),
     ("codesearch.chunktokens", "index.chunk_tokens"),
     ("codesearch.embedprovider", "embed.provider"),
@@ -312,6 +316,7 @@ impl Config {
             "search.weights.snippet" => self.search.weights.snippet = float()?,
             "search.stemming" => self.search.stemming = boolean()?,
             "search.path_prior" => self.search.path_prior = boolean()?,
+            "search.cochange" => self.search.cochange = boolean()?,
             "search.recency_boost" => self.search.recency_boost = float()?,
             "index.max_file_size" => self.index.max_file_size = int()? as u64,
             "index.chunk_tokens" => self.index.chunk_tokens = int()?,

@@ -1,6 +1,7 @@
 //! The repository as git sees it, through `gix`: where the work tree and the common git dir
 //! are, which branch is checked out (or which commit, when detached), and git config values.
 
+pub mod history;
 pub mod hooks;
 pub mod tree;
 

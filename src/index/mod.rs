@@ -3,6 +3,7 @@
 //! and symbols for content never seen, and commit the branch's membership atomically.
 
 pub mod chunk;
+pub mod cochange;
 pub mod doctor;
 pub mod embed_phase;
 #[cfg(test)]

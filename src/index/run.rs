@@ -245,6 +245,7 @@ fn pass(
     if opts.dry_run || plan.is_noop() {
         if !opts.dry_run {
             db.clear_checkpoint()?;
+            mine_history(ws, db, &stats)?;
         }
         stats.seconds = started.elapsed().as_secs_f64();
         return Ok(IndexReport {
@@ -289,11 +290,21 @@ fn pass(
     if stats.chunks_added > 0 || !plan.delete.is_empty() {
         chunks.refresh_fts(ws.config.search.stemming)?;
     }
+    mine_history(ws, db, &stats)?;
     stats.seconds = started.elapsed().as_secs_f64();
     Ok(IndexReport {
         stats,
         ..Default::default()
     })
+}
+
+/// Bring the branch's files-that-change-together up to its head commit (after the catalog
+/// is committed: history is extra, never a reason to lose the run).
+fn mine_history(ws: &Workspace, db: &Db, stats: &RunStats) -> Result<(), IndexError> {
+    if let Some(head) = &stats.head_commit {
+        super::cochange::refresh(&ws.repo, db, &stats.branch, head)?;
+    }
+    Ok(())
 }
 
 fn fill_counts(stats: &mut RunStats, plan: &Plan, files: usize) {

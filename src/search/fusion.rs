@@ -13,6 +13,8 @@ pub enum Source {
     Vector,
     /// Symbol (definition name) search.
     Symbol,
+    /// Git history: changed together with a top result.
+    History,
 }
 
 impl Source {
@@ -22,6 +24,7 @@ impl Source {
             Source::Bm25 => "bm25",
             Source::Vector => "vector",
             Source::Symbol => "symbol",
+            Source::History => "history",
         }
     }
 }

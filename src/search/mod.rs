@@ -4,6 +4,7 @@
 //! files, merge overlapping chunks and cut to the limit.
 
 pub mod budget;
+pub mod cochange;
 pub mod fusion;
 pub mod llm;
 pub mod prior;
@@ -194,7 +195,11 @@ pub fn search(
         note(&mut degraded, part.note);
     }
     drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
-    let ranked = rank(db, &q, branch, config, &lists, glob.as_ref(), limit)?;
+    let mut ranked = rank(db, &q, branch, config, &lists, glob.as_ref())?;
+    if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
+        cochange::add_partners((db, chunks), branch, &mut ranked)?;
+    }
+    ranked.truncate(limit);
     let mut hits = with_text(chunks, ranked)?;
     if let (Some(c), true) = (&chat, config.llm.rerank) {
         if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {
@@ -325,7 +330,7 @@ fn check_lang(lang: Option<&str>) -> Result<Option<&str>, SearchError> {
     }
 }
 
-/// Fuse, map to paths, filter, boost, merge and cut.
+/// Fuse, map to paths, filter, boost and merge, best first.
 fn rank(
     db: &Db,
     q: &Query,
@@ -333,7 +338,6 @@ fn rank(
     config: &Config,
     lists: &[(Source, f64, Vec<ChunkRef>)],
     glob: Option<&GlobMatcher>,
-    limit: usize,
 ) -> Result<Vec<(Span, Vec<ChunkRef>)>, SearchError> {
     let mut chunk_by_id: HashMap<&str, &ChunkRef> = HashMap::new();
     let keyed: Vec<(Source, f64, Vec<String>)> = lists
@@ -383,7 +387,6 @@ fn rank(
     let merged = fusion::merge_spans(spans, 1, MERGE_MAX_LINES);
     Ok(merged
         .into_iter()
-        .take(limit)
         .map(|s| {
             let parts: Vec<ChunkRef> = s
                 .members
@@ -413,7 +416,10 @@ fn with_text(
         .map(|(s, parts)| {
             let read: Vec<&ChunkRow> = parts.iter().filter_map(|c| text.get(&c.row)).collect();
             Hit {
-                language: parts[0].language.clone(),
+                language: parts.first().map_or_else(
+                    || crate::index::lang::language_of(&s.path).to_string(),
+                    |c| c.language.clone(),
+                ),
                 lines: numbered_lines(&read),
                 path: s.path,
                 start_line: s.start,

@@ -363,8 +363,10 @@ impl Db {
             .filter(|b| !keep.contains(b))
             .collect();
         for b in &dropped {
-            tx.execute("DELETE FROM catalog WHERE branch = ?1", [b])
-                .map_err(|e| self.err("gc catalog", e))?;
+            for table in ["catalog", "cochange", "cochange_head"] {
+                tx.execute(&format!("DELETE FROM {table} WHERE branch = ?1"), [b])
+                    .map_err(|e| self.err("gc catalog", e))?;
+            }
         }
         let unused: Vec<String> = {
             let mut stmt = tx

@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod chunks;
+pub mod cochange;
 pub mod embedded;
 pub mod health;
 pub mod hits;

@@ -13,6 +13,7 @@ use super::StoreError;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_initial.sql"),
     include_str!("../../migrations/0002_embeddings.sql"),
+    include_str!("../../migrations/0003_cochange.sql"),
 ];
 
 /// The schema version this build writes and reads.

@@ -9,6 +9,7 @@ mod common;
 mod crash;
 mod doctor;
 mod embed_server;
+mod history;
 mod hooks;
 mod hostile;
 mod llm;

@@ -1,0 +1,125 @@
+//! Which files each recent commit changed, read from the object database with `gix`: the
+//! raw material for "files that change together". Trees are compared entry by entry and
+//! identical subtrees are skipped, so a commit costs a few tree reads, not a full listing;
+//! blobs are never read (rename detection would need them, and it is not worth it here).
+
+use std::collections::BTreeMap;
+
+use gix::bstr::ByteSlice;
+
+use super::{GitError, Repo};
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Limits of a history read.
+#[derive(Debug, Clone, Copy)]
+pub struct HistoryLimits {
+    /// Newest non-merge commits to read.
+    pub commits: usize,
+    /// Commits changing more files than this are left out (reformatting, vendoring,
+    /// releases): they say nothing about which files belong together.
+    pub max_files: usize,
+}
+
+impl Repo {
+    /// The paths changed by each of the newest non-merge commits reachable from `head`,
+    /// newest first (root commits count every file they add).
+    pub fn recent_changes(
+        &self,
+        head: &str,
+        limits: HistoryLimits,
+    ) -> Result<Vec<Vec<String>>, GitError> {
+        let err = |e: Box<dyn std::error::Error + Send + Sync>| GitError::Rev {
+            rev: head.to_string(),
+            source: e,
+        };
+        let tip = gix::ObjectId::from_hex(head.as_bytes()).map_err(|e| err(Box::new(e)))?;
+        let walk = self
+            .repo
+            .rev_walk([tip])
+            .all()
+            .map_err(|e| err(Box::new(e)))?;
+        let mut out = Vec::new();
+        for info in walk {
+            if out.len() >= limits.commits {
+                break;
+            }
+            let info = info.map_err(|e| err(Box::new(e)))?;
+            let parents: Vec<gix::ObjectId> = info.parent_ids().map(|p| p.detach()).collect();
+            if parents.len() > 1 {
+                continue;
+            }
+            let tree_of = |id: gix::ObjectId| -> Result<gix::ObjectId, GitError> {
+                let commit = self.repo.find_commit(id).map_err(|e| err(Box::new(e)))?;
+                Ok(commit.tree_id().map_err(|e| err(Box::new(e)))?.detach())
+            };
+            let new = tree_of(info.id)?;
+            let old = parents.first().map(|&p| tree_of(p)).transpose()?;
+            let mut changed = Vec::new();
+            let within = self
+                .diff_trees(old, Some(new), "", &mut changed, limits.max_files)
+                .map_err(err)?;
+            out.push(if within { changed } else { Vec::new() });
+        }
+        Ok(out.into_iter().filter(|c| !c.is_empty()).collect())
+    }
+
+    /// Add to `out` the file paths (under `prefix`) that differ between trees `a` and `b`;
+    /// false (and stop) once more than `cap` are found.
+    fn diff_trees(
+        &self,
+        a: Option<gix::ObjectId>,
+        b: Option<gix::ObjectId>,
+        prefix: &str,
+        out: &mut Vec<String>,
+        cap: usize,
+    ) -> Result<bool, BoxError> {
+        let left = self.tree_entries(a)?;
+        let right = self.tree_entries(b)?;
+        let mut names: Vec<&String> = left.keys().chain(right.keys()).collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            let (l, r) = (left.get(name), right.get(name));
+            if l.map(|e| e.1) == r.map(|e| e.1) {
+                continue;
+            }
+            let path = format!("{prefix}{name}");
+            let subtree = |e: Option<&(bool, gix::ObjectId)>| e.filter(|e| e.0).map(|e| e.1);
+            let (lt, rt) = (subtree(l), subtree(r));
+            if (lt.is_some() || rt.is_some())
+                && !self.diff_trees(lt, rt, &format!("{path}/"), out, cap)?
+            {
+                return Ok(false);
+            }
+            // A file on either side (not a tree on both) changed.
+            if l.is_some_and(|e| !e.0) || r.is_some_and(|e| !e.0) {
+                out.push(path);
+            }
+            if out.len() > cap {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Entries of a tree by name: (is a tree, object id); empty for no tree.
+    fn tree_entries(
+        &self,
+        id: Option<gix::ObjectId>,
+    ) -> Result<BTreeMap<String, (bool, gix::ObjectId)>, BoxError> {
+        let mut map = BTreeMap::new();
+        let Some(id) = id else { return Ok(map) };
+        let tree = self.repo.find_object(id)?.try_into_tree()?;
+        for e in tree.decode()?.entries {
+            if e.mode.is_commit() {
+                continue;
+            }
+            map.insert(
+                e.filename.to_str_lossy().into_owned(),
+                (e.mode.is_tree(), e.oid.to_owned()),
+            );
+        }
+        Ok(map)
+    }
+}

@@ -1,0 +1,103 @@
+//! Files that change together: after ranking, each of the top three result files brings in
+//! the file most often changed in the same commits as it (mined from the branch's history
+//! at index time, `index::cochange`), placed right after the fifth result. A bug report
+//! names the parser; the fix needs its header too. Measured with `bench/cochange_sim.py` and
+//! `bench/eval.py` (README, "Retrieval quality").
+
+use crate::store::{ChunkRef, ChunkStore, Db};
+
+use super::fusion::{Source, Span};
+use super::SearchError;
+
+/// Result files whose partners are considered.
+const HEADS: usize = 3;
+/// Partners are placed after this many results (and are left alone when already there).
+const POSITION: usize = 5;
+/// A partner must share at least this share of its head's commits.
+const MIN_SHARE: f64 = 0.3;
+
+/// A ranked span with the chunks it covers.
+pub type Ranked = (Span, Vec<ChunkRef>);
+
+/// Move or add the partners of the top result files to just after `POSITION`.
+pub fn add_partners(
+    (db, chunks): (&Db, &ChunkStore),
+    branch: &str,
+    ranked: &mut Vec<Ranked>,
+) -> Result<(), SearchError> {
+    let mut heads: Vec<String> = Vec::new();
+    for (s, _) in ranked.iter() {
+        if heads.len() == HEADS {
+            break;
+        }
+        if !heads.contains(&s.path) {
+            heads.push(s.path.clone());
+        }
+    }
+    let pos = POSITION.min(ranked.len());
+    let mut wanted: Vec<String> = Vec::new();
+    for head in &heads {
+        // Only the most frequent partner: when it is already near the top, nothing is added.
+        let Some(p) = db.partners(branch, head)?.into_iter().next() else {
+            continue;
+        };
+        if p.together as f64 >= MIN_SHARE * p.changes as f64
+            && !ranked[..pos].iter().any(|(s, _)| s.path == p.partner)
+            && !wanted.contains(&p.partner)
+        {
+            wanted.push(p.partner);
+        }
+    }
+    for (i, path) in wanted.into_iter().enumerate() {
+        let Some(mut entry) = take_or_make(db, chunks, branch, ranked, &path)? else {
+            continue;
+        };
+        let at = (pos + i).min(ranked.len());
+        entry.0.score = ranked
+            .get(at)
+            .or(ranked.last())
+            .map_or(entry.0.score, |(s, _)| s.score);
+        if !entry.0.sources.contains(&Source::History) {
+            entry.0.sources.push(Source::History);
+        }
+        ranked.insert(at, entry);
+    }
+    Ok(())
+}
+
+/// The partner's best-ranked span (removing all of its spans from `ranked`), or else its
+/// first chunk on the branch, or for a file the index skipped (a generated amalgamation,
+/// say) a hit with no lines; None when the file is not on the branch.
+fn take_or_make(
+    db: &Db,
+    chunks: &ChunkStore,
+    branch: &str,
+    ranked: &mut Vec<Ranked>,
+    path: &str,
+) -> Result<Option<Ranked>, SearchError> {
+    if let Some(i) = ranked.iter().position(|(s, _)| s.path == path) {
+        let best = ranked.remove(i);
+        ranked.retain(|(s, _)| s.path != path);
+        return Ok(Some(best));
+    }
+    let first = match db.path_on_branch(branch, path)? {
+        None => return Ok(None),
+        Some(None) => None,
+        Some(Some(hash)) => chunks
+            .refs_of(&[hash])?
+            .into_iter()
+            .min_by_key(|c| c.start_line),
+    };
+    let (start, end) = first
+        .as_ref()
+        .map_or((1, 1), |c| (c.start_line, c.end_line));
+    let span = Span {
+        path: path.to_string(),
+        start,
+        end,
+        score: 0.0,
+        sources: Vec::new(),
+        members: Vec::new(),
+    };
+    Ok(Some((span, first.into_iter().collect())))
+}

@@ -1,0 +1,73 @@
+//! Files that change together: a top result brings in the file most often changed in the
+//! same commits on the searched branch, marked with the source "history".
+
+use crate::common::TestRepo;
+
+/// Append a line to `path` and commit it together with the other `paths`.
+fn change_together(repo: &TestRepo, paths: &[&str], n: usize) {
+    for round in 0..n {
+        for p in paths {
+            let old = std::fs::read_to_string(repo.path().join(p)).unwrap_or_default();
+            repo.write(p, format!("{old}// edit {round} of {p}\n"));
+        }
+        repo.commit_all(&format!("change {paths:?} {round}"));
+    }
+}
+
+/// (path, sources) of each hit.
+fn hits(repo: &TestRepo, query: &str, extra: &[&str]) -> Vec<(String, Vec<String>)> {
+    repo.search(query, extra)
+        .iter()
+        .map(|h| {
+            let sources = h["sources"].as_array().unwrap();
+            (
+                h["path"].as_str().unwrap().to_string(),
+                sources
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn by_history(found: &[(String, Vec<String>)]) -> Vec<&str> {
+    found
+        .iter()
+        .filter(|(_, s)| s.iter().any(|s| s == "history"))
+        .map(|(p, _)| p.as_str())
+        .collect()
+}
+
+#[test]
+fn a_top_result_brings_in_the_file_changed_with_it_on_this_branch_only() {
+    let repo = TestRepo::new();
+    repo.write("src/parser.rs", "pub fn frobnicate_widget() -> u32 { 7 }\n");
+    repo.write("src/header.rs", "pub const LIMIT: usize = 64;\n");
+    repo.write(
+        "src/table.rs",
+        "pub struct Row { pub cells: Vec<String> }\n",
+    );
+    repo.commit_all("start");
+    repo.git(&["branch", "other"]);
+    change_together(&repo, &["src/parser.rs", "src/header.rs"], 3);
+    change_together(&repo, &["src/table.rs"], 2);
+    repo.index(&[]);
+
+    let found = hits(&repo, "frobnicate widget", &[]);
+    assert_eq!(found[0].0, "src/parser.rs", "{found:?}");
+    assert_eq!(by_history(&found), ["src/header.rs"], "{found:?}");
+    // Only hybrid mode consults history, and it can be switched off.
+    assert!(by_history(&hits(&repo, "frobnicate widget", &["--mode", "bm25"])).is_empty());
+    repo.git(&["config", "codesearch.cochange", "false"]);
+    let off = hits(&repo, "frobnicate widget", &[]);
+    assert!(off.iter().all(|(p, _)| p != "src/header.rs"), "{off:?}");
+    repo.git(&["config", "--unset", "codesearch.cochange"]);
+
+    // On another branch the parser changed with the table instead: its partner follows.
+    repo.git(&["checkout", "-q", "other"]);
+    change_together(&repo, &["src/parser.rs", "src/table.rs"], 3);
+    repo.index(&[]);
+    let found = hits(&repo, "frobnicate widget", &[]);
+    assert_eq!(by_history(&found), ["src/table.rs"], "{found:?}");
+}
