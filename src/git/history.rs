@@ -44,24 +44,39 @@ impl Repo {
             if out.len() >= limits.commits {
                 break;
             }
-            let info = info.map_err(|e| err(Box::new(e)))?;
-            let parents: Vec<gix::ObjectId> = info.parent_ids().map(|p| p.detach()).collect();
-            if parents.len() > 1 {
-                continue;
+            let changes = info
+                .map_err(BoxError::from)
+                .and_then(|info| self.commit_changes(info, limits.max_files));
+            match changes {
+                Ok(Some(changed)) => out.push(changed),
+                Ok(None) => {}
+                // A shallow clone's history ends at a commit whose parent is not here: what
+                // was read before it still counts.
+                Err(_) if !out.is_empty() => break,
+                Err(e) => return Err(err(e)),
             }
-            let tree_of = |id: gix::ObjectId| -> Result<gix::ObjectId, GitError> {
-                let commit = self.repo.find_commit(id).map_err(|e| err(Box::new(e)))?;
-                Ok(commit.tree_id().map_err(|e| err(Box::new(e)))?.detach())
-            };
-            let new = tree_of(info.id)?;
-            let old = parents.first().map(|&p| tree_of(p)).transpose()?;
-            let mut changed = Vec::new();
-            let within = self
-                .diff_trees(old, Some(new), "", &mut changed, limits.max_files)
-                .map_err(err)?;
-            out.push(if within { changed } else { Vec::new() });
         }
         Ok(out.into_iter().filter(|c| !c.is_empty()).collect())
+    }
+
+    /// The paths one walked commit changed (empty when more than `cap`); None for a merge.
+    fn commit_changes(
+        &self,
+        info: gix::revision::walk::Info<'_>,
+        cap: usize,
+    ) -> Result<Option<Vec<String>>, BoxError> {
+        let parents: Vec<gix::ObjectId> = info.parent_ids().map(|p| p.detach()).collect();
+        if parents.len() > 1 {
+            return Ok(None);
+        }
+        let tree_of = |id: gix::ObjectId| -> Result<gix::ObjectId, BoxError> {
+            Ok(self.repo.find_commit(id)?.tree_id()?.detach())
+        };
+        let new = tree_of(info.id)?;
+        let old = parents.first().map(|&p| tree_of(p)).transpose()?;
+        let mut changed = Vec::new();
+        let within = self.diff_trees(old, Some(new), "", &mut changed, cap)?;
+        Ok(Some(if within { changed } else { Vec::new() }))
     }
 
     /// Add to `out` the file paths (under `prefix`) that differ between trees `a` and `b`;

@@ -71,3 +71,25 @@ fn a_top_result_brings_in_the_file_changed_with_it_on_this_branch_only() {
     let found = hits(&repo, "frobnicate widget", &[]);
     assert_eq!(by_history(&found), ["src/table.rs"], "{found:?}");
 }
+
+/// A shallow clone's history stops at a commit whose parent is missing: what is there is
+/// used, and indexing never fails for it.
+#[test]
+fn a_shallow_clone_uses_the_history_it_has() {
+    let origin = TestRepo::new();
+    origin.write("src/parser.rs", "pub fn frobnicate_widget() -> u32 { 7 }\n");
+    origin.write("src/header.rs", "pub const LIMIT: usize = 64;\n");
+    origin.commit_all("start");
+    change_together(&origin, &["src/parser.rs", "src/header.rs"], 4);
+
+    let clone = TestRepo {
+        dir: tempfile::tempdir().expect("tempdir"),
+    };
+    let url = format!("file://{}", origin.path().display());
+    clone.git(&["clone", "-q", "--depth", "4", &url, "."]);
+    clone.git(&["config", "codesearch.embedProvider", "none"]);
+    assert_eq!(clone.git(&["rev-list", "--count", "HEAD"]).trim(), "4");
+    clone.index(&[]);
+    let found = hits(&clone, "frobnicate widget", &[]);
+    assert_eq!(by_history(&found), ["src/header.rs"], "{found:?}");
+}
