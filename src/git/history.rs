@@ -7,9 +7,7 @@ use std::collections::BTreeMap;
 
 use gix::bstr::ByteSlice;
 
-use super::{GitError, Repo};
-
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
+use super::{BoxError, GitError, Repo};
 
 /// Limits of a history read.
 #[derive(Debug, Clone, Copy)]
@@ -29,16 +27,12 @@ impl Repo {
         head: &str,
         limits: HistoryLimits,
     ) -> Result<Vec<Vec<String>>, GitError> {
-        let err = |e: Box<dyn std::error::Error + Send + Sync>| GitError::Rev {
-            rev: head.to_string(),
-            source: e,
-        };
-        let tip = gix::ObjectId::from_hex(head.as_bytes()).map_err(|e| err(Box::new(e)))?;
+        let tip = gix::ObjectId::from_hex(head.as_bytes()).map_err(GitError::rev(head))?;
         let walk = self
             .repo
             .rev_walk([tip])
             .all()
-            .map_err(|e| err(Box::new(e)))?;
+            .map_err(GitError::rev(head))?;
         let mut out = Vec::new();
         for info in walk {
             if out.len() >= limits.commits {
@@ -53,7 +47,7 @@ impl Repo {
                 // A shallow clone's history ends at a commit whose parent is not here: what
                 // was read before it still counts.
                 Err(_) if !out.is_empty() => break,
-                Err(e) => return Err(err(e)),
+                Err(e) => return Err(GitError::rev(head)(e)),
             }
         }
         Ok(out.into_iter().filter(|c| !c.is_empty()).collect())

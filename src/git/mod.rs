@@ -15,7 +15,7 @@ pub enum GitError {
     NotARepo {
         path: PathBuf,
         #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: BoxError,
     },
     /// A bare repository has no work tree to index.
     #[error("{path} is a bare repository: there is no work tree to index")]
@@ -25,25 +25,36 @@ pub enum GitError {
     Head {
         path: PathBuf,
         #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: BoxError,
     },
     /// A revision does not name a commit, or its objects cannot be read.
     #[error("cannot read revision {rev:?}")]
     Rev {
         rev: String,
         #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: BoxError,
     },
     /// Branch names could not be listed.
     #[error("cannot list the branches of {path}")]
     Refs {
         path: PathBuf,
         #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: BoxError,
     },
 }
 
+/// Any error, boxed, as the `source` of a [`GitError`].
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
 impl GitError {
+    /// A maker of [`GitError::Rev`] for `rev`, for `map_err`.
+    pub(crate) fn rev<E: Into<BoxError>>(rev: &str) -> impl Fn(E) -> GitError + '_ {
+        move |e| GitError::Rev {
+            rev: rev.to_string(),
+            source: e.into(),
+        }
+    }
+
     /// What the user can do about it.
     pub fn hint(&self) -> Option<String> {
         match self {
@@ -174,7 +185,7 @@ impl Repo {
 
     /// Full names of local branches (`refs/heads/…`).
     pub fn local_branches(&self) -> Result<Vec<String>, GitError> {
-        let refs_err = |e: Box<dyn std::error::Error + Send + Sync>| GitError::Refs {
+        let refs_err = |e: BoxError| GitError::Refs {
             path: self.workdir.clone(),
             source: e,
         };

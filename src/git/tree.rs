@@ -29,39 +29,31 @@ pub struct TreeFile {
 impl Repo {
     /// The full commit id `rev` names.
     pub fn resolve_commit(&self, rev: &str) -> Result<String, GitError> {
-        let err = |e: Box<dyn std::error::Error + Send + Sync>| GitError::Rev {
-            rev: rev.to_string(),
-            source: e,
-        };
         let id = self
             .repo
             .rev_parse_single(rev)
-            .map_err(|e| err(Box::new(e)))?;
+            .map_err(GitError::rev(rev))?;
         let commit = id
             .object()
-            .map_err(|e| err(Box::new(e)))?
+            .map_err(GitError::rev(rev))?
             .peel_to_commit()
-            .map_err(|e| err(Box::new(e)))?;
+            .map_err(GitError::rev(rev))?;
         Ok(commit.id.to_string())
     }
 
     /// Every file of the tree of `commit`, sorted by path.
     pub fn tree_files(&self, commit: &str) -> Result<Vec<TreeFile>, GitError> {
-        let err = |e: Box<dyn std::error::Error + Send + Sync>| GitError::Rev {
-            rev: commit.to_string(),
-            source: e,
-        };
-        let id = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| err(Box::new(e)))?;
+        let id = gix::ObjectId::from_hex(commit.as_bytes()).map_err(GitError::rev(commit))?;
         let tree = self
             .repo
             .find_commit(id)
-            .map_err(|e| err(Box::new(e)))?
+            .map_err(GitError::rev(commit))?
             .tree()
-            .map_err(|e| err(Box::new(e)))?;
+            .map_err(GitError::rev(commit))?;
         let mut recorder = gix::traverse::tree::Recorder::default();
         tree.traverse()
             .breadthfirst(&mut recorder)
-            .map_err(|e| err(Box::new(e)))?;
+            .map_err(GitError::rev(commit))?;
         let mut files: Vec<TreeFile> = recorder
             .records
             .into_iter()
@@ -88,10 +80,10 @@ impl Repo {
 
     /// The bytes of a blob.
     pub fn blob(&self, id: gix::ObjectId) -> Result<Vec<u8>, GitError> {
-        let object = self.repo.find_object(id).map_err(|e| GitError::Rev {
-            rev: id.to_string(),
-            source: Box::new(e),
-        })?;
+        let object = self
+            .repo
+            .find_object(id)
+            .map_err(GitError::rev(&id.to_string()))?;
         Ok(object.detach().data)
     }
 }
