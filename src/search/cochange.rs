@@ -4,10 +4,10 @@
 //! names the parser; the fix needs its header too. Measured with `bench/cochange_sim.py` and
 //! `bench/eval.py` (README, "Retrieval quality").
 
-use crate::store::{ChunkRef, ChunkStore, Db};
+use crate::store::{ChunkStore, Db};
 
 use super::fusion::{Source, Span};
-use super::SearchError;
+use super::{Ranked, SearchError};
 
 /// Result files whose partners are considered.
 const HEADS: usize = 3;
@@ -15,9 +15,6 @@ const HEADS: usize = 3;
 const POSITION: usize = 5;
 /// A partner must share at least this share of its head's commits.
 const MIN_SHARE: f64 = 0.3;
-
-/// A ranked span with the chunks it covers.
-pub type Ranked = (Span, Vec<ChunkRef>);
 
 /// Move or add the partners of the top result files to just after `POSITION`.
 pub fn add_partners(

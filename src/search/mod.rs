@@ -21,6 +21,9 @@ use crate::store::{ChunkRef, ChunkRow, ChunkStore, Db, StoreError};
 use fusion::{Source, Span};
 use query::{Query, QueryProblem};
 
+/// A ranked span of a file with the chunks it covers (their text is read last).
+pub type Ranked = (Span, Vec<ChunkRef>);
+
 /// Touching chunks of one file are merged into one hit up to this many lines.
 const MERGE_MAX_LINES: u32 = 60;
 
@@ -338,7 +341,7 @@ fn rank(
     config: &Config,
     lists: &[(Source, f64, Vec<ChunkRef>)],
     glob: Option<&GlobMatcher>,
-) -> Result<Vec<(Span, Vec<ChunkRef>)>, SearchError> {
+) -> Result<Vec<Ranked>, SearchError> {
     let mut chunk_by_id: HashMap<&str, &ChunkRef> = HashMap::new();
     let keyed: Vec<(Source, f64, Vec<String>)> = lists
         .iter()
@@ -400,10 +403,7 @@ fn rank(
 
 /// Read the text of the chunks that made the results (the only text a search reads) and
 /// build the hits.
-fn with_text(
-    chunks: &ChunkStore,
-    ranked: Vec<(Span, Vec<ChunkRef>)>,
-) -> Result<Vec<Hit>, SearchError> {
+fn with_text(chunks: &ChunkStore, ranked: Vec<Ranked>) -> Result<Vec<Hit>, SearchError> {
     let mut rows: Vec<u64> = ranked
         .iter()
         .flat_map(|(_, parts)| parts.iter().map(|c| c.row))
