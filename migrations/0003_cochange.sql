@@ -1,6 +1,6 @@
 -- git-codesearch schema, version 3: files that change together.
 -- Mined from the history of each indexed branch (the newest non-merge commits, leaving out
--- those that touch many files): for each path, its most frequent partners. Search adds a
+-- those that touch many files): for each path, its most frequent partner. Search adds a
 -- top result's partner as a "changed together" hit. Rebuilt whenever the branch's head
 -- moves; dropped with the branch.
 CREATE TABLE cochange (

@@ -1,6 +1,6 @@
 //! Files that change together, mined from the indexed branch's history when its head moves:
-//! for each path, the few files most often changed in the same commits. Search uses them
-//! to add a top result's usual partner (a fix to a parser often needs its header too).
+//! for each path, the file most often changed in the same commits. Search uses it to add a
+//! top result's usual partner (a fix to a parser often needs its header too).
 //! History is optional: a repository whose objects cannot be read is indexed all the same,
 //! with no partners.
 
@@ -18,8 +18,6 @@ pub const LIMITS: HistoryLimits = HistoryLimits {
     commits: 1000,
     max_files: 20,
 };
-/// Partners kept per path.
-const KEEP: usize = 3;
 /// Fewest shared commits for a pair to be kept.
 pub const MIN_TOGETHER: i64 = 3;
 
@@ -40,8 +38,8 @@ pub fn refresh(repo: &Repo, db: &Db, branch: &str, head: &str) -> Result<(), Sto
     Ok(())
 }
 
-/// For each path, its `KEEP` most frequent partners with at least `MIN_TOGETHER` shared
-/// commits.
+/// For each path, its most frequent partner (ties: the first by name), if they share at
+/// least `MIN_TOGETHER` commits.
 pub fn count(commits: &[Vec<String>]) -> Vec<Partner> {
     let mut changes: HashMap<&str, i64> = HashMap::new();
     let mut pairs: HashMap<(&str, &str), i64> = HashMap::new();
@@ -53,27 +51,26 @@ pub fn count(commits: &[Vec<String>]) -> Vec<Partner> {
             }
         }
     }
-    let mut by_path: HashMap<&str, Vec<(&str, i64)>> = HashMap::new();
+    let mut best: HashMap<&str, (&str, i64)> = HashMap::new();
     for ((a, b), n) in pairs {
-        if n >= MIN_TOGETHER {
-            by_path.entry(a).or_default().push((b, n));
+        if n < MIN_TOGETHER {
+            continue;
+        }
+        let e = best.entry(a).or_insert((b, n));
+        if n > e.1 || (n == e.1 && b < e.0) {
+            *e = (b, n);
         }
     }
-    let mut out = Vec::new();
-    for (path, mut list) in by_path {
-        list.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(y.0)));
-        out.extend(
-            list.into_iter()
-                .take(KEEP)
-                .map(|(partner, together)| Partner {
-                    path: path.to_string(),
-                    partner: partner.to_string(),
-                    together,
-                    changes: changes[path],
-                }),
-        );
-    }
-    out.sort_by(|a, b| a.path.cmp(&b.path).then(b.together.cmp(&a.together)));
+    let mut out: Vec<Partner> = best
+        .into_iter()
+        .map(|(path, (partner, together))| Partner {
+            path: path.to_string(),
+            partner: partner.to_string(),
+            together,
+            changes: changes[path],
+        })
+        .collect();
+    out.sort_by(|a, b| a.path.cmp(&b.path));
     out
 }
 

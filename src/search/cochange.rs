@@ -34,8 +34,8 @@ pub fn add_partners(
     let pos = POSITION.min(ranked.len());
     let mut wanted: Vec<String> = Vec::new();
     for head in &heads {
-        // Only the most frequent partner: when it is already near the top, nothing is added.
-        let Some(p) = db.partners(branch, head)?.into_iter().next() else {
+        // When the partner is already near the top, nothing is added.
+        let Some(p) = db.partner(branch, head)? else {
             continue;
         };
         if p.together as f64 >= MIN_SHARE * p.changes as f64

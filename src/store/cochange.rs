@@ -1,5 +1,5 @@
-//! The `cochange` tables: for each path of a branch, the files most often changed in the
-//! same commits, mined from the branch's history (see `index::cochange`).
+//! The `cochange` tables: for each path of a branch, the file most often changed in the same
+//! commits, mined from the branch's history (see `index::cochange`).
 
 use rusqlite::{params, OptionalExtension};
 
@@ -81,27 +81,24 @@ impl Db {
             .map_err(|e| self.err("read catalog", e))
     }
 
-    /// The stored partners of `path` on `branch`, most frequent first.
-    pub fn partners(&self, branch: &str, path: &str) -> Result<Vec<Partner>, StoreError> {
-        let err = |e| self.err("read co-change", e);
-        let mut stmt = self
-            .conn
+    /// The stored partner of `path` on `branch`, if it has one.
+    pub fn partner(&self, branch: &str, path: &str) -> Result<Option<Partner>, StoreError> {
+        self.conn
             .prepare_cached(
                 "SELECT partner, together, changes FROM cochange
-                 WHERE branch = ?1 AND path = ?2 ORDER BY together DESC, partner",
+                 WHERE branch = ?1 AND path = ?2 ORDER BY together DESC, partner LIMIT 1",
             )
-            .map_err(err)?;
-        let rows = stmt
-            .query_map([branch, path], |r| {
-                Ok(Partner {
-                    path: path.to_string(),
-                    partner: r.get(0)?,
-                    together: r.get(1)?,
-                    changes: r.get(2)?,
+            .and_then(|mut stmt| {
+                stmt.query_row([branch, path], |r| {
+                    Ok(Partner {
+                        path: path.to_string(),
+                        partner: r.get(0)?,
+                        together: r.get(1)?,
+                        changes: r.get(2)?,
+                    })
                 })
+                .optional()
             })
-            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(err)?;
-        Ok(rows)
+            .map_err(|e| self.err("read co-change", e))
     }
 }
