@@ -46,6 +46,8 @@ pub enum Repair {
     DropOrphanSymbols,
     /// Rebuild the full-text index.
     RebuildFts,
+    /// Delete whole-file terms no stored content owns and fill in the missing ones.
+    FixFileTerms,
     /// Drop a model's vectors and marks, so the next run embeds everything again.
     ResetVectors(String),
     /// Bring the branch's index up to date with the work tree.
@@ -233,6 +235,17 @@ fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(),
             Repair::DropOrphanSymbols,
         );
     }
+    let orphan_terms = db.orphan_terms_count()?;
+    let missing_terms = db.contents_without_terms()?.len();
+    if orphan_terms > 0 || missing_terms > 0 {
+        h.add(
+            Severity::Degraded,
+            format!(
+                "whole-file terms: {missing_terms} contents have none (ranked by their chunks only), {orphan_terms} belong to no stored content"
+            ),
+            Repair::FixFileTerms,
+        );
+    }
     Ok(())
 }
 
@@ -399,6 +412,13 @@ fn targeted(
                 if n > 0 {
                     done.push(format!("deleted {n} orphan symbols"));
                 }
+            }
+            Repair::FixFileTerms => {
+                let dropped = db.drop_orphan_terms()?;
+                let filled = super::terms::backfill(db, &chunks)?;
+                done.push(format!(
+                    "whole-file terms: filled {filled}, deleted {dropped} orphans"
+                ));
             }
             Repair::RebuildFts => {
                 chunks.refresh_fts(ws.config.search.stemming)?;

@@ -17,6 +17,7 @@ pub mod run;
 pub mod scan;
 pub mod share;
 pub mod symbols;
+pub mod terms;
 pub mod tokens;
 pub mod vectors;
 pub mod walk;

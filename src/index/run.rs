@@ -114,6 +114,10 @@ fn run_locked(
     let mut chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
     handle_interrupted(db, &chunks, opts)?;
+    if !opts.dry_run {
+        // Contents from before whole-file terms existed (or imported) get theirs.
+        super::terms::backfill(db, &chunks)?;
+    }
     if !opts.dry_run && !chunks.fts_matches(ws.config.search.stemming)? {
         // The stemming setting changed: rebuild the full-text index to match.
         chunks.refresh_fts(ws.config.search.stemming)?;
@@ -473,6 +477,7 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         n_chunks: chunks.len(),
         size: scanned.size,
         symbols,
+        terms: super::terms::document_terms(text),
     };
     Computed {
         scanned,

@@ -123,5 +123,7 @@ fn merge(
     if done.chunks > 0 {
         chunks.refresh_fts(ws.config.search.stemming)?;
     }
+    // Whole-file terms are not copied (their table keeps no text): rebuild them from the chunks.
+    super::terms::backfill(db, &chunks)?;
     Ok(done)
 }

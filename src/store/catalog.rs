@@ -54,6 +54,8 @@ pub struct ComputedContent {
     pub size: u64,
     /// Definitions found.
     pub symbols: Vec<Symbol>,
+    /// Its identifiers for whole-file BM25, space-separated (see `index::terms`).
+    pub terms: String,
 }
 
 /// The counts of one finished run.
@@ -266,6 +268,8 @@ impl Db {
                 clear
                     .execute([h])
                     .map_err(|e| self.err("store symbols", e))?;
+                super::fileterms::put_terms(&tx, h, &item.terms)
+                    .map_err(|e| self.err("store file terms", e))?;
                 for s in &item.symbols {
                     sym.execute(params![
                         h,
@@ -399,5 +403,5 @@ pub(crate) fn delete_content_rows(
         snippets.execute([h])?;
         embedded.execute([h])?;
     }
-    Ok(())
+    super::fileterms::delete_terms(tx, hashes)
 }

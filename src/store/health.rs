@@ -8,8 +8,9 @@ use rusqlite::params;
 use super::{Db, StoreError};
 
 /// Tables and views every index of the current schema has.
-const EXPECTED: [&str; 9] = [
+const EXPECTED: [&str; 10] = [
     "content",
+    "file_terms",
     "embedded",
     "catalog",
     "tags",

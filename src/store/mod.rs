@@ -1,6 +1,7 @@
 //! On-disk storage of the index, under `<common git dir>/codesearch/`:
 //! SQLite (`meta.sqlite`) for the catalog, symbols, lock, checkpoint and run statistics, and
-//! LanceDB (`lance/`) for the content-addressed chunks and their full-text index.
+//! LanceDB (`lance/`) for the content-addressed chunks and their full-text index. SQLite
+//! also holds a small whole-file term index (`file_terms`, FTS5) beside the catalog.
 //!
 //! Write order keeps crashes harmless: chunks are written to LanceDB first, keyed by content
 //! hash, and become visible only when the SQLite transaction that references them commits.
@@ -9,6 +10,7 @@ pub mod catalog;
 pub mod chunks;
 pub mod cochange;
 pub mod embedded;
+pub mod fileterms;
 pub mod health;
 pub mod hits;
 pub mod lookup;

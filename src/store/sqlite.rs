@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_initial.sql"),
     include_str!("../../migrations/0002_embeddings.sql"),
     include_str!("../../migrations/0003_cochange.sql"),
+    include_str!("../../migrations/0004_file_terms.sql"),
 ];
 
 /// The schema version this build writes and reads.

@@ -170,3 +170,13 @@ fn no_index_yet_is_healthy() {
     let out = repo.run_ok(&["doctor"], 0);
     assert!(out.contains("no index yet"), "{out}");
 }
+
+#[test]
+fn missing_whole_file_terms_are_filled_from_the_chunks() {
+    // As an index from before schema version 4 (or an import) has them.
+    damaged_then_repaired(
+        |repo| sql(repo, "DELETE FROM file_terms;"),
+        "whole-file terms",
+        false,
+    );
+}
