@@ -161,6 +161,8 @@ pub struct Weights {
     pub vector: f64,
     /// Symbol (snippet) search over definitions.
     pub snippet: f64,
+    /// Whole-file BM25 over identifier terms (hybrid mode).
+    pub file: f64,
 }
 
 /// Indexing settings: junk-file thresholds and chunk size.
@@ -206,6 +208,7 @@ impl Default for Weights {
             bm25: 0.6,
             vector: 0.15,
             snippet: 0.1,
+            file: 1.0,
         }
     }
 }
@@ -234,6 +237,7 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.weightbm25", "search.weights.bm25"),
     ("codesearch.weightvector", "search.weights.vector"),
     ("codesearch.weightsnippet", "search.weights.snippet"),
+    ("codesearch.weightfile", "search.weights.file"),
     ("codesearch.stemming", "search.stemming"),
     ("codesearch.recencyboost", "search.recency_boost"),
     ("codesearch.pathprior", "search.path_prior"),
@@ -314,6 +318,7 @@ impl Config {
             "search.weights.bm25" => self.search.weights.bm25 = float()?,
             "search.weights.vector" => self.search.weights.vector = float()?,
             "search.weights.snippet" => self.search.weights.snippet = float()?,
+            "search.weights.file" => self.search.weights.file = float()?,
             "search.stemming" => self.search.stemming = boolean()?,
             "search.path_prior" => self.search.path_prior = boolean()?,
             "search.cochange" => self.search.cochange = boolean()?,
@@ -360,6 +365,7 @@ impl Config {
             ("search.weights.bm25", w.bm25),
             ("search.weights.vector", w.vector),
             ("search.weights.snippet", w.snippet),
+            ("search.weights.file", w.file),
             ("search.recency_boost", s.recency_boost),
         ] {
             if !(v.is_finite() && v >= 0.0) {

@@ -15,6 +15,8 @@ pub enum Source {
     Symbol,
     /// Git history: changed together with a top result.
     History,
+    /// Whole-file BM25.
+    File,
 }
 
 impl Source {
@@ -25,6 +27,7 @@ impl Source {
             Source::Vector => "vector",
             Source::Symbol => "symbol",
             Source::History => "history",
+            Source::File => "file",
         }
     }
 }
@@ -126,13 +129,18 @@ pub fn merge_spans(mut spans: Vec<Span>, gap: u32, max_lines: u32) -> Vec<Span> 
         s.score += 0.1 * e;
         s.sources.sort();
     }
-    out.sort_by(|a, b| {
+    sort_best_first(&mut out);
+    out
+}
+
+/// Order spans best first; ties by path, then line, so output never depends on hash order.
+pub fn sort_best_first(spans: &mut [Span]) {
+    spans.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
             .then(a.path.cmp(&b.path))
             .then(a.start.cmp(&b.start))
     });
-    out
 }
 
 #[cfg(test)]

@@ -1,18 +1,18 @@
-//! Searching the index of a branch: preprocess the query, run BM25 and symbol retrieval,
-//! fuse them by weighted reciprocal rank, map chunks to the branch's paths (so renamed or
-//! copied files are reported where they are on this branch), filter, favour recently edited
-//! files, merge overlapping chunks and cut to the limit.
+//! Searching the index of a branch: preprocess the query, run the retrievers (BM25 over
+//! chunks, BM25 over whole files, symbols, vectors), rank what they found (`rank`: fusion,
+//! paths of the branch, filters, recency and path prior, merged chunks), add files that
+//! change together with the top results, cut to the limit and read the text.
 
 pub mod budget;
 pub mod cochange;
+pub mod files;
 pub mod fusion;
 pub mod llm;
 pub mod prior;
 pub mod query;
+mod rank;
 pub mod retrieve;
 pub mod semantic;
-
-use std::collections::HashMap;
 
 use globset::{Glob, GlobMatcher};
 
@@ -24,8 +24,8 @@ use query::{Query, QueryProblem};
 /// A ranked span of a file with the chunks it covers (their text is read last).
 pub type Ranked = (Span, Vec<ChunkRef>);
 
-/// Touching chunks of one file are merged into one hit up to this many lines.
-const MERGE_MAX_LINES: u32 = 60;
+/// Files the whole-file retriever ranks (its reciprocal ranks are small beyond).
+const FILE_CANDIDATES: usize = 50;
 
 /// Errors of a search.
 #[derive(Debug, thiserror::Error)]
@@ -173,6 +173,9 @@ pub fn search(
     let ready = matches!(opts.mode, Mode::Hybrid | Mode::Vector)
         .then(|| semantic::readiness(db, config, branch))
         .transpose()?;
+    // Whole-file BM25 runs beside the other retrievers, on its own SQLite connection.
+    let whole_files = (opts.mode == Mode::Hybrid && s.weights.file > 0.0)
+        .then(|| files::spawn(db.path(), branch, &q, FILE_CANDIDATES, lang));
     let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
     if let Some(ready) = ready {
@@ -198,7 +201,23 @@ pub fn search(
         note(&mut degraded, part.note);
     }
     drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
-    let mut ranked = rank(db, &q, branch, config, &lists, glob.as_ref())?;
+    let whole_files = match whole_files {
+        Some(t) => t.join().expect("whole-file search thread panicked")?,
+        None => Vec::new(),
+    };
+    crate::util::trace("files retrieved");
+    let found = rank::Found {
+        lists: &lists,
+        files: &whole_files,
+    };
+    let mut ranked = rank::rank(
+        (db, chunks),
+        &q,
+        branch,
+        config,
+        found,
+        (glob.as_ref(), limit),
+    )?;
     if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
         cochange::add_partners((db, chunks), branch, &mut ranked)?;
     }
@@ -331,74 +350,6 @@ fn check_lang(lang: Option<&str>) -> Result<Option<&str>, SearchError> {
             known: known.join(", "),
         })
     }
-}
-
-/// Fuse, map to paths, filter, boost and merge, best first.
-fn rank(
-    db: &Db,
-    q: &Query,
-    branch: &str,
-    config: &Config,
-    lists: &[(Source, f64, Vec<ChunkRef>)],
-    glob: Option<&GlobMatcher>,
-) -> Result<Vec<Ranked>, SearchError> {
-    let mut chunk_by_id: HashMap<&str, &ChunkRef> = HashMap::new();
-    let keyed: Vec<(Source, f64, Vec<String>)> = lists
-        .iter()
-        .map(|(src, w, rows)| {
-            for r in rows {
-                chunk_by_id.insert(&r.id, r);
-            }
-            (*src, *w, rows.iter().map(|r| r.id.clone()).collect())
-        })
-        .collect();
-    let fused = fusion::rrf(&keyed, config.search.rrf_k);
-    let mut hashes: Vec<String> = chunk_by_id
-        .values()
-        .map(|c| c.content_hash.clone())
-        .collect();
-    hashes.sort();
-    hashes.dedup();
-    let members = retrieve::membership(db, branch, &hashes)?;
-    let now_ns = crate::util::unix_now() as i128 * 1_000_000_000;
-    let mut spans = Vec::new();
-    let mut chunk_of_span: Vec<&ChunkRef> = Vec::new();
-    for (id, f) in &fused {
-        let chunk = chunk_by_id[id.as_str()];
-        for (path, mtime) in members.get(&chunk.content_hash).into_iter().flatten() {
-            if glob.is_some_and(|g| !g.is_match(path)) {
-                continue;
-            }
-            let age_days = ((now_ns - *mtime as i128).max(0) / 86_400_000_000_000) as f64;
-            let recency = config.search.recency_boost * (-age_days / 14.0).exp();
-            let prior = if config.search.path_prior {
-                prior::prior(path, &chunk.language, q)
-            } else {
-                1.0
-            };
-            spans.push(Span {
-                path: path.clone(),
-                start: chunk.start_line,
-                end: chunk.end_line,
-                score: f.score * (1.0 + recency) * prior,
-                sources: f.sources.clone(),
-                members: vec![chunk_of_span.len()],
-            });
-            chunk_of_span.push(chunk);
-        }
-    }
-    let merged = fusion::merge_spans(spans, 1, MERGE_MAX_LINES);
-    Ok(merged
-        .into_iter()
-        .map(|s| {
-            let parts: Vec<ChunkRef> = s
-                .members
-                .iter()
-                .map(|&i| chunk_of_span[i].clone())
-                .collect();
-            (s, parts)
-        })
-        .collect())
 }
 
 /// Read the text of the chunks that made the results (the only text a search reads) and

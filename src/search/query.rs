@@ -107,6 +107,11 @@ const CHINESE_STOP: &[&str] = &[
     "哪",
 ];
 
+/// Whether a lower-case word is an English stop word.
+pub fn is_stop_word(word: &str) -> bool {
+    ENGLISH_STOP.contains(&word)
+}
+
 fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
 }

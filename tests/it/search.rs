@@ -211,3 +211,59 @@ fn invalid_configuration_is_named() {
         "{err}"
     );
 }
+
+/// A file whose functions each hold one of the query's words, far apart (so in different
+/// chunks), and a file with one chunk that holds one of them often.
+fn spread_repo() -> TestRepo {
+    let mut spread = String::new();
+    for (i, word) in ["retry", "upload", "backoff", "bucket", "timeout"]
+        .iter()
+        .enumerate()
+    {
+        spread.push_str(&format!("/// Step {i}.\npub fn step_{word}() -> u32 {{\n"));
+        for j in 0..40 {
+            spread.push_str(&format!("    let v{j} = {j} * 2 + {i};\n"));
+        }
+        spread.push_str("    0\n}\n\n");
+    }
+    TestRepo::with_files(&[
+        ("src/spread.rs", &spread),
+        (
+            "src/decoy.rs",
+            "// retry retry retry\nconst LIMIT: u32 = 1;\n",
+        ),
+    ])
+}
+
+fn sources(hit: &serde_json::Value) -> Vec<String> {
+    hit["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn whole_files_are_ranked_by_all_their_words() {
+    let repo = spread_repo();
+    let query = "retry upload backoff bucket timeout";
+    let hits = repo.search(query, &[]);
+    assert_eq!(hits[0]["path"], "src/spread.rs", "{hits:?}");
+    assert!(sources(&hits[0]).contains(&"file".to_string()), "{hits:?}");
+    // One hit per file carries the file's score; the decoy matches one word only.
+    let file_hits: Vec<&str> = hits
+        .iter()
+        .filter(|h| sources(h).contains(&"file".to_string()))
+        .map(|h| h["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(file_hits, ["src/spread.rs", "src/decoy.rs"], "{hits:?}");
+    // BM25-only mode and a zero weight leave the retriever out.
+    let no_file = |hits: &[serde_json::Value]| {
+        hits.iter()
+            .all(|h| !sources(h).contains(&"file".to_string()))
+    };
+    assert!(no_file(&repo.search(query, &["--mode", "bm25"])));
+    repo.git(&["config", "codesearch.weightFile", "0"]);
+    assert!(no_file(&repo.search(query, &[])));
+}

@@ -1,0 +1,191 @@
+//! Ranking the retrievers' finds: fuse the chunk lists by weighted reciprocal rank, map
+//! chunks to the branch's paths (so renamed or copied files are reported where they are on
+//! this branch), filter by `--path`, apply recency and the path prior, merge overlapping
+//! chunks, and lift each file the whole-file retriever ranked.
+
+use std::collections::HashMap;
+
+use globset::GlobMatcher;
+
+use super::fusion::{self, Source, Span};
+use super::query::Query;
+use super::{files, prior, retrieve, Ranked, SearchError};
+use crate::config::Config;
+use crate::store::{ChunkRef, ChunkStore, Db};
+
+/// Touching chunks of one file are merged into one hit up to this many lines.
+const MERGE_MAX_LINES: u32 = 60;
+
+/// What the retrievers found: chunk lists (source, weight, chunks) and whole files
+/// (content hashes), best first.
+#[derive(Clone, Copy)]
+pub(super) struct Found<'a> {
+    pub lists: &'a [(Source, f64, Vec<ChunkRef>)],
+    pub files: &'a [String],
+}
+
+/// Fuse, map to paths, filter, boost and merge, best first.
+pub(super) fn rank(
+    (db, chunks): (&Db, &ChunkStore),
+    q: &Query,
+    branch: &str,
+    config: &Config,
+    found: Found<'_>,
+    (glob, limit): (Option<&GlobMatcher>, usize),
+) -> Result<Vec<Ranked>, SearchError> {
+    let mut chunk_by_id: HashMap<&str, &ChunkRef> = HashMap::new();
+    let keyed: Vec<(Source, f64, Vec<String>)> = found
+        .lists
+        .iter()
+        .map(|(src, w, rows)| {
+            for r in rows {
+                chunk_by_id.insert(&r.id, r);
+            }
+            (*src, *w, rows.iter().map(|r| r.id.clone()).collect())
+        })
+        .collect();
+    let fused = fusion::rrf(&keyed, config.search.rrf_k);
+    let mut hashes: Vec<String> = chunk_by_id
+        .values()
+        .map(|c| c.content_hash.clone())
+        .chain(found.files.iter().cloned())
+        .collect();
+    hashes.sort();
+    hashes.dedup();
+    let members = retrieve::membership(db, branch, &hashes)?;
+    let place = Place {
+        q,
+        config,
+        glob,
+        now_ns: crate::util::unix_now() as i128 * 1_000_000_000,
+    };
+    let mut spans = Vec::new();
+    let mut chunk_of_span: Vec<ChunkRef> = Vec::new();
+    for (id, f) in &fused {
+        let chunk = chunk_by_id[id.as_str()];
+        for (path, mtime) in members.get(&chunk.content_hash).into_iter().flatten() {
+            if let Some(boost) = place.boost(path, *mtime, &chunk.language) {
+                spans.push(Span {
+                    path: path.clone(),
+                    start: chunk.start_line,
+                    end: chunk.end_line,
+                    score: f.score * boost,
+                    sources: f.sources.clone(),
+                    members: vec![chunk_of_span.len()],
+                });
+                chunk_of_span.push(chunk.clone());
+            }
+        }
+    }
+    let mut merged = fusion::merge_spans(spans, 1, MERGE_MAX_LINES);
+    let file_scores = place.file_scores(found.files, &members);
+    let alone = files::lift_best_spans(&mut merged, file_scores);
+    add_file_spans(chunks, q, alone, (&mut merged, &mut chunk_of_span), limit)?;
+    Ok(merged
+        .into_iter()
+        .map(|s| {
+            let parts: Vec<ChunkRef> = s
+                .members
+                .iter()
+                .map(|&i| chunk_of_span[i].clone())
+                .collect();
+            (s, parts)
+        })
+        .collect())
+}
+
+/// What ranking needs to place a path: the query (for the path prior), the settings, the
+/// `--path` filter and the time (for recency).
+struct Place<'a> {
+    q: &'a Query,
+    config: &'a Config,
+    glob: Option<&'a GlobMatcher>,
+    now_ns: i128,
+}
+
+impl Place<'_> {
+    /// The factor a hit in `path` gets from recency and the path prior; `None` when the
+    /// `--path` filter leaves the path out.
+    fn boost(&self, path: &str, mtime_ns: i64, language: &str) -> Option<f64> {
+        if self.glob.is_some_and(|g| !g.is_match(path)) {
+            return None;
+        }
+        let s = &self.config.search;
+        let age_days = ((self.now_ns - mtime_ns as i128).max(0) / 86_400_000_000_000) as f64;
+        let recency = s.recency_boost * (-age_days / 14.0).exp();
+        let prior = if s.path_prior {
+            prior::prior(path, language, self.q)
+        } else {
+            1.0
+        };
+        Some((1.0 + recency) * prior)
+    }
+
+    /// The whole-file retriever's files on the branch with their weighted reciprocal rank.
+    fn file_scores(
+        &self,
+        files: &[String],
+        members: &retrieve::Membership,
+    ) -> Vec<files::FileScore> {
+        let s = &self.config.search;
+        let mut out = Vec::new();
+        for (i, hash) in files.iter().enumerate() {
+            let language = crate::index::lang::language_of;
+            for (path, mtime) in members.get(hash).into_iter().flatten() {
+                if let Some(boost) = self.boost(path, *mtime, language(path)) {
+                    out.push(files::FileScore {
+                        path: path.clone(),
+                        content_hash: hash.clone(),
+                        score: s.weights.file / (s.rrf_k + (i + 1) as f64) * boost,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Files only the whole-file retriever found join the ranking with their best chunk; only
+/// those that would be among the first `limit` results, since finding the best chunk reads
+/// the text of all of a file's chunks.
+fn add_file_spans(
+    chunks: &ChunkStore,
+    q: &Query,
+    alone: Vec<files::FileScore>,
+    (merged, chunk_of_span): (&mut Vec<Span>, &mut Vec<ChunkRef>),
+    limit: usize,
+) -> Result<(), SearchError> {
+    let floor = match merged.get(limit.saturating_sub(1)) {
+        Some(last_shown) => last_shown.score,
+        None => 0.0,
+    };
+    let alone: Vec<files::FileScore> = alone
+        .into_iter()
+        .filter(|f| f.score > floor)
+        .take(limit)
+        .collect();
+    if alone.is_empty() {
+        return Ok(());
+    }
+    let mut hashes: Vec<String> = alone.iter().map(|f| f.content_hash.clone()).collect();
+    hashes.sort();
+    hashes.dedup();
+    let best = files::best_chunks(chunks, &hashes, q)?;
+    crate::util::trace("best chunks of files only the file retriever found");
+    for f in alone {
+        let Some(c) = best.get(&f.content_hash) else {
+            continue;
+        };
+        merged.push(Span {
+            path: f.path,
+            start: c.start_line,
+            end: c.end_line,
+            score: f.score,
+            sources: vec![Source::File],
+            members: vec![chunk_of_span.len()],
+        });
+        chunk_of_span.push(c.clone());
+    }
+    fusion::sort_best_first(merged);
+    Ok(())
+}
