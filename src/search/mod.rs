@@ -13,6 +13,7 @@ pub mod query;
 mod rank;
 pub mod retrieve;
 pub mod semantic;
+pub mod thirdparty;
 
 use globset::{Glob, GlobMatcher};
 

@@ -15,7 +15,8 @@ const TEST: f64 = 0.6;
 /// Multiplier for other files in languages without a grammar here (shell, HTML, SQL, files
 /// with an unknown extension): often code, but less often what a search is after.
 const OTHER: f64 = 0.8;
-/// Extra multiplier for code copied in from other projects (`vendor/`, `third_party/`).
+/// Extra multiplier for code copied in from other projects (`vendor/`, `third_party/`, or a
+/// subtree with a licence of its own).
 const VENDORED: f64 = 0.6;
 /// Extra multiplier for type declarations and stubs (`.d.ts`, `.pyi`): they restate what
 /// the implementation defines, and the implementation is usually what a search is after.
@@ -89,8 +90,9 @@ fn under_dir(lower: &str, names: &[&str]) -> bool {
     lower.split('/').rev().skip(1).any(|d| names.contains(&d))
 }
 
-/// The multiplier for a hit in `path` of `language` for query `q`.
-pub fn prior(path: &str, language: &str, q: &Query) -> f64 {
+/// The multiplier for a hit in `path` of `language` for query `q`; `third_party` when the
+/// path lies in a subtree copied from another project (see `thirdparty`).
+pub fn prior(path: &str, language: &str, q: &Query, third_party: bool) -> f64 {
     let lower = path.to_ascii_lowercase();
     let mut f = 1.0;
     if is_prose(&lower, language) {
@@ -102,7 +104,7 @@ pub fn prior(path: &str, language: &str, q: &Query) -> f64 {
     } else if !crate::index::lang::CODE_LANGUAGES.contains(&language) {
         f *= OTHER;
     }
-    if under_dir(&lower, VENDOR_DIRS) {
+    if third_party || under_dir(&lower, VENDOR_DIRS) {
         f *= VENDORED;
     }
     if path.ends_with(".d.ts") || path.ends_with(".pyi") {
@@ -154,18 +156,26 @@ mod tests {
     #[test]
     fn prose_and_tests_rank_below_code_and_path_words_lift() {
         let q = parse("parse the config file").unwrap();
-        let code = prior("src/loader.rs", "rust", &q);
-        assert!(prior("README.md", "markdown", &q) < code);
-        assert!(prior("tests/test_loader.py", "python", &q) < code);
-        assert!(prior("src/config.rs", "rust", &q) > code);
-        assert!(prior("docs/manual.yml", "yaml", &q) < code);
-        assert!(prior("Cargo.lock", "text", &q) < code);
-        assert!(prior("CHANGELOG", "text", &q) < prior("src/builtin.jq", "text", &q));
-        assert!(prior("src/builtin.jq", "text", &q) < code);
+        let code = prior("src/loader.rs", "rust", &q, false);
+        assert!(prior("README.md", "markdown", &q, false) < code);
+        assert!(prior("tests/test_loader.py", "python", &q, false) < code);
+        assert!(prior("src/config.rs", "rust", &q, false) > code);
+        assert!(prior("docs/manual.yml", "yaml", &q, false) < code);
+        assert!(prior("Cargo.lock", "text", &q, false) < code);
+        assert!(prior("CHANGELOG", "text", &q, false) < prior("src/builtin.jq", "text", &q, false));
+        assert!(prior("src/builtin.jq", "text", &q, false) < code);
         assert!(
-            prior("types/index.d.ts", "typescript", &q) < prior("src/index.js", "javascript", &q)
+            prior("types/index.d.ts", "typescript", &q, false)
+                < prior("src/index.js", "javascript", &q, false)
         );
-        assert!(prior("third_party/zlib/inflate.c", "c", &q) < prior("src/inflate.c", "c", &q));
-        assert!(prior("docs/examples/loader.py", "python", &q) < prior("loader.py", "python", &q));
+        assert!(
+            prior("third_party/zlib/inflate.c", "c", &q, false)
+                < prior("src/inflate.c", "c", &q, false)
+        );
+        assert!(
+            prior("docs/examples/loader.py", "python", &q, false)
+                < prior("loader.py", "python", &q, false)
+        );
+        assert!(prior("src/dec/number.c", "c", &q, true) < prior("src/number.c", "c", &q, false));
     }
 }

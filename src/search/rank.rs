@@ -9,6 +9,7 @@ use globset::GlobMatcher;
 
 use super::fusion::{self, Source, Span};
 use super::query::Query;
+use super::thirdparty::ThirdParty;
 use super::{files, prior, retrieve, Ranked, SearchError};
 use crate::config::Config;
 use crate::store::{ChunkRef, ChunkStore, Db};
@@ -53,10 +54,16 @@ pub(super) fn rank(
     hashes.sort();
     hashes.dedup();
     let members = retrieve::membership(db, branch, &hashes)?;
+    let third_party = if config.search.path_prior {
+        ThirdParty::of_branch(db, branch)?
+    } else {
+        ThirdParty::default()
+    };
     let place = Place {
         q,
         config,
         glob,
+        third_party,
         now_ns: crate::util::unix_now() as i128 * 1_000_000_000,
     };
     let mut spans = Vec::new();
@@ -94,12 +101,13 @@ pub(super) fn rank(
         .collect())
 }
 
-/// What ranking needs to place a path: the query (for the path prior), the settings, the
-/// `--path` filter and the time (for recency).
+/// What ranking needs to place a path: the query and the branch's third-party subtrees
+/// (for the path prior), the settings, the `--path` filter and the time (for recency).
 struct Place<'a> {
     q: &'a Query,
     config: &'a Config,
     glob: Option<&'a GlobMatcher>,
+    third_party: ThirdParty,
     now_ns: i128,
 }
 
@@ -114,7 +122,7 @@ impl Place<'_> {
         let age_days = ((self.now_ns - mtime_ns as i128).max(0) / 86_400_000_000_000) as f64;
         let recency = s.recency_boost * (-age_days / 14.0).exp();
         let prior = if s.path_prior {
-            prior::prior(path, language, self.q)
+            prior::prior(path, language, self.q, self.third_party.contains(path))
         } else {
             1.0
         };

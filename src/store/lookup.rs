@@ -33,6 +33,30 @@ impl Db {
         Ok(out)
     }
 
+    /// Paths on `branch` (indexed or skipped) whose name mentions a licence ("licen") or
+    /// "copying", in any case: the candidates for licence files.
+    pub fn licence_like_paths(&self, branch: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT path FROM catalog WHERE branch = ?1
+                 AND (path LIKE '%licen%' OR path LIKE '%copying%') ORDER BY path",
+            )
+            .map_err(|e| self.err("read catalog", e))?;
+        stmt.query_map(params![branch], |r| r.get(0))
+            .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
+            .map_err(|e| self.err("read catalog", e))
+    }
+
+    /// Whether `branch` has a file (indexed or skipped) at `path`.
+    pub fn has_path(&self, branch: &str, path: &str) -> Result<bool, StoreError> {
+        self.conn
+            .prepare_cached("SELECT 1 FROM catalog WHERE branch = ?1 AND path = ?2")
+            .and_then(|mut s| s.query_row(params![branch, path], |_| Ok(())).optional())
+            .map(|found| found.is_some())
+            .map_err(|e| self.err("read catalog", e))
+    }
+
     /// Symbols on `branch` whose lower-cased name equals or starts with one of `terms`.
     pub fn find_symbols(
         &self,

@@ -267,3 +267,35 @@ fn whole_files_are_ranked_by_all_their_words() {
     repo.git(&["config", "codesearch.weightFile", "0"]);
     assert!(no_file(&repo.search(query, &[])));
 }
+
+#[test]
+fn a_subtree_with_its_own_licence_ranks_below_the_project_code() {
+    let code =
+        "/// Parse a decimal number.\nint parse_decimal_number(const char *text) { return 0; }\n";
+    let repo = TestRepo::with_files(&[
+        ("src/number.c", code),
+        ("lib/dec/number.c", code),
+        (
+            "lib/dec/ICU-license.html",
+            "<p>ICU License - ICU 1.8.1 and later</p>\n",
+        ),
+        ("LICENSE", "MIT License\n"),
+    ]);
+    let query = "parse decimal number";
+    let first = |paths: Vec<String>| paths.into_iter().next().unwrap_or_default();
+    // Same content, same scores: only the prior tells them apart (the tie goes to the
+    // first path, lib/ before src/, without it).
+    assert_eq!(first(repo.hit_paths(query, &[])), "src/number.c");
+    assert_eq!(
+        first(repo.hit_paths(query, &["--mode", "bm25"])),
+        "src/number.c"
+    );
+    repo.git(&["config", "codesearch.pathPrior", "false"]);
+    assert_eq!(first(repo.hit_paths(query, &[])), "lib/dec/number.c");
+    repo.git(&["config", "codesearch.pathPrior", "true"]);
+    // A manifest makes the subtree a package of this project (a workspace member).
+    repo.write("lib/dec/package.json", "{\"name\": \"dec\"}\n");
+    repo.commit_all("dec is a workspace package");
+    repo.run_ok(&["index", "-q"], 0);
+    assert_eq!(first(repo.hit_paths(query, &[])), "lib/dec/number.c");
+}
