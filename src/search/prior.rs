@@ -11,7 +11,7 @@ const PROSE: f64 = 0.5;
 /// Multiplier for data and configuration files (JSON, YAML, TOML, XML, lock files, CI).
 const DATA: f64 = 0.6;
 /// Multiplier for test files.
-const TEST: f64 = 0.6;
+const TEST: f64 = 0.5;
 /// Multiplier for other files in languages without a grammar here (shell, HTML, SQL, files
 /// with an unknown extension): often code, but less often what a search is after.
 const OTHER: f64 = 0.8;
