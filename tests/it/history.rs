@@ -93,3 +93,24 @@ fn a_shallow_clone_uses_the_history_it_has() {
     let found = hits(&clone, "frobnicate widget", &[]);
     assert_eq!(by_history(&found), ["src/header.rs"], "{found:?}");
 }
+
+/// A partner counts when it changed in at least a fifth of the head's commits: a file the
+/// head changed with now and then, among many changes of its own, is left out.
+#[test]
+fn a_partner_must_share_a_fifth_of_the_head_s_commits() {
+    let repo = TestRepo::new();
+    repo.write("src/parser.rs", "pub fn frobnicate_widget() -> u32 { 7 }\n");
+    repo.write("src/header.rs", "pub const LIMIT: usize = 64;\n");
+    repo.commit_all("start");
+    change_together(&repo, &["src/parser.rs", "src/header.rs"], 3);
+    // 3 or 4 shared commits of 14: between a fifth and 30 %.
+    change_together(&repo, &["src/parser.rs"], 10);
+    repo.index(&[]);
+    let found = hits(&repo, "frobnicate widget", &[]);
+    assert_eq!(by_history(&found), ["src/header.rs"], "{found:?}");
+    // 3 or 4 of 34: under a fifth.
+    change_together(&repo, &["src/parser.rs"], 20);
+    repo.index(&[]);
+    let found = hits(&repo, "frobnicate widget", &[]);
+    assert!(by_history(&found).is_empty(), "{found:?}");
+}
