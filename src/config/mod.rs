@@ -163,6 +163,9 @@ pub struct Weights {
     pub snippet: f64,
     /// Whole-file BM25 over identifier terms (hybrid mode).
     pub file: f64,
+    /// Whole-file BM25 over the first line of a query of several lines, a pasted issue's
+    /// title (hybrid mode).
+    pub title: f64,
 }
 
 /// Indexing settings: junk-file thresholds and chunk size.
@@ -209,6 +212,7 @@ impl Default for Weights {
             vector: 0.15,
             snippet: 0.1,
             file: 1.0,
+            title: 0.15,
         }
     }
 }
@@ -238,6 +242,7 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.weightvector", "search.weights.vector"),
     ("codesearch.weightsnippet", "search.weights.snippet"),
     ("codesearch.weightfile", "search.weights.file"),
+    ("codesearch.weighttitle", "search.weights.title"),
     ("codesearch.stemming", "search.stemming"),
     ("codesearch.recencyboost", "search.recency_boost"),
     ("codesearch.pathprior", "search.path_prior"),
@@ -319,6 +324,7 @@ impl Config {
             "search.weights.vector" => self.search.weights.vector = float()?,
             "search.weights.snippet" => self.search.weights.snippet = float()?,
             "search.weights.file" => self.search.weights.file = float()?,
+            "search.weights.title" => self.search.weights.title = float()?,
             "search.stemming" => self.search.stemming = boolean()?,
             "search.path_prior" => self.search.path_prior = boolean()?,
             "search.cochange" => self.search.cochange = boolean()?,
@@ -366,6 +372,7 @@ impl Config {
             ("search.weights.vector", w.vector),
             ("search.weights.snippet", w.snippet),
             ("search.weights.file", w.file),
+            ("search.weights.title", w.title),
             ("search.recency_boost", s.recency_boost),
         ] {
             if !(v.is_finite() && v >= 0.0) {

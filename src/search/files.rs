@@ -80,6 +80,25 @@ pub struct FileScore {
     pub content_hash: String,
     /// Weighted reciprocal rank, times the path prior.
     pub score: f64,
+    /// The lists that ranked it (`File`, `Title`).
+    pub sources: Vec<Source>,
+}
+
+/// One score per path: the sum of the lists' scores for it.
+pub fn sum_by_path(scores: Vec<FileScore>) -> Vec<FileScore> {
+    let mut by_path: HashMap<String, FileScore> = HashMap::new();
+    for f in scores {
+        match by_path.get_mut(&f.path) {
+            Some(seen) => {
+                seen.score += f.score;
+                seen.sources.extend(f.sources);
+            }
+            None => {
+                by_path.insert(f.path.clone(), f);
+            }
+        }
+    }
+    by_path.into_values().collect()
 }
 
 /// Add each file's score to its best span (spans arrive best first) and re-sort; returns
@@ -90,8 +109,9 @@ pub fn lift_best_spans(spans: &mut [Span], files: Vec<FileScore>) -> Vec<FileSco
     for s in spans.iter_mut() {
         if let Some(f) = by_path.remove(&s.path) {
             s.score += f.score;
-            s.sources.push(Source::File);
+            s.sources.extend(f.sources);
             s.sources.sort();
+            s.sources.dedup();
         }
     }
     super::fusion::sort_best_first(spans);
@@ -177,12 +197,24 @@ mod tests {
             path: p.into(),
             content_hash: format!("h-{p}"),
             score,
+            sources: vec![Source::File],
         };
         let rest = lift_best_spans(&mut spans, vec![file("b.rs", 0.2), file("c.rs", 0.1)]);
         assert_eq!(spans[0].path, "b.rs");
         assert!((spans[0].score - 0.6).abs() < 1e-12);
         assert_eq!(spans[0].sources, [Source::Bm25, Source::File]);
         assert!((spans[2].score - 0.3).abs() < 1e-12);
+        // A file both lists ranked counts once, with both scores and both sources.
+        let both = sum_by_path(vec![
+            file("d.rs", 0.2),
+            FileScore {
+                sources: vec![Source::Title],
+                ..file("d.rs", 0.05)
+            },
+        ]);
+        assert_eq!(both.len(), 1);
+        assert!((both[0].score - 0.25).abs() < 1e-12);
+        assert_eq!(both[0].sources, [Source::File, Source::Title]);
         assert_eq!(rest, [file("c.rs", 0.1)]);
     }
 }

@@ -17,6 +17,8 @@ pub enum Source {
     History,
     /// Whole-file BM25.
     File,
+    /// Whole-file BM25 over the title (first line) of a query of several lines.
+    Title,
 }
 
 impl Source {
@@ -28,6 +30,7 @@ impl Source {
             Source::Symbol => "symbol",
             Source::History => "history",
             Source::File => "file",
+            Source::Title => "title",
         }
     }
 }

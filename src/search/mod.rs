@@ -175,6 +175,14 @@ pub fn search(
     // returns as many candidates as they do (50 and 100 measured worse than 200).
     let whole_files = (opts.mode == Mode::Hybrid && s.weights.file > 0.0)
         .then(|| files::spawn(db.path(), branch, &q, n, lang));
+    // A pasted issue's title says in a few words what its body says in many: its terms get
+    // a whole-file ranking of their own.
+    let title_files = q
+        .title
+        .as_deref()
+        .filter(|_| opts.mode == Mode::Hybrid && s.weights.title > 0.0)
+        .and_then(|t| prepare(t).ok())
+        .map(|tq| files::spawn(db.path(), branch, &tq, n, lang));
     let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
     if let Some(ready) = ready {
@@ -204,10 +212,15 @@ pub fn search(
         Some(t) => t.join().expect("whole-file search thread panicked")?,
         None => Vec::new(),
     };
+    let title_files = match title_files {
+        Some(t) => t.join().expect("title search thread panicked")?,
+        None => Vec::new(),
+    };
     crate::util::trace("files retrieved");
     let found = rank::Found {
         lists: &lists,
         files: &whole_files,
+        title_files: &title_files,
     };
     let mut ranked = rank::rank(
         (db, chunks),

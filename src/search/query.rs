@@ -17,6 +17,8 @@ pub struct Query {
     /// Lower-case whole identifiers that look like code (camelCase, snake_case, dotted) or
     /// that the query quotes as code (`like_this`).
     pub identifiers: Vec<String>,
+    /// The first line of a query of several lines (a pasted issue's title).
+    pub title: Option<String>,
 }
 
 impl Query {
@@ -171,6 +173,11 @@ pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
         tokens: Vec::new(),
         terms: Vec::new(),
         identifiers: Vec::new(),
+        title: visible
+            .trim()
+            .split_once('\n')
+            .map(|(t, _)| t.trim().to_string())
+            .filter(|t| !t.is_empty()),
     };
     let quoted: HashSet<String> = quoted_code(&normalized)
         .iter()
@@ -295,6 +302,15 @@ mod tests {
         assert_eq!(split_identifier("max_line_len"), ["max", "line", "len"]);
         assert_eq!(split_identifier("utf8Decode"), ["utf8", "decode"]);
         assert_eq!(split_identifier("config.rs"), ["config", "rs"]);
+    }
+
+    #[test]
+    fn the_first_of_several_lines_is_the_title() {
+        let q = parse("Crash on load\n\nSteps: open the file.").unwrap();
+        assert_eq!(q.title.as_deref(), Some("Crash on load"));
+        assert_eq!(q.raw, "Crash on load Steps: open the file.");
+        assert_eq!(parse("crash on load").unwrap().title, None);
+        assert_eq!(parse("\n  crash on load \n").unwrap().title, None);
     }
 
     #[test]

@@ -18,11 +18,12 @@ use crate::store::{ChunkRef, ChunkStore, Db};
 const MERGE_MAX_LINES: u32 = 60;
 
 /// What the retrievers found: chunk lists (source, weight, chunks) and whole files
-/// (content hashes), best first.
+/// (content hashes) for the query and for its title, best first.
 #[derive(Clone, Copy)]
 pub(super) struct Found<'a> {
     pub lists: &'a [(Source, f64, Vec<ChunkRef>)],
     pub files: &'a [String],
+    pub title_files: &'a [String],
 }
 
 /// Fuse, map to paths, filter, boost and merge, best first.
@@ -50,6 +51,7 @@ pub(super) fn rank(
         .values()
         .map(|c| c.content_hash.clone())
         .chain(found.files.iter().cloned())
+        .chain(found.title_files.iter().cloned())
         .collect();
     hashes.sort();
     hashes.dedup();
@@ -85,7 +87,10 @@ pub(super) fn rank(
         }
     }
     let mut merged = fusion::merge_spans(spans, 1, MERGE_MAX_LINES);
-    let file_scores = place.file_scores(found.files, &members);
+    let w = &config.search.weights;
+    let mut file_scores = place.file_scores((found.files, w.file, Source::File), &members);
+    file_scores.extend(place.file_scores((found.title_files, w.title, Source::Title), &members));
+    let file_scores = files::sum_by_path(file_scores);
     let alone = files::lift_best_spans(&mut merged, file_scores);
     add_file_spans(chunks, q, alone, (&mut merged, &mut chunk_of_span), limit)?;
     Ok(merged
@@ -129,10 +134,10 @@ impl Place<'_> {
         Some((1.0 + recency) * prior)
     }
 
-    /// The whole-file retriever's files on the branch with their weighted reciprocal rank.
+    /// A whole-file list's files on the branch with their weighted reciprocal rank.
     fn file_scores(
         &self,
-        files: &[String],
+        (files, weight, source): (&[String], f64, Source),
         members: &retrieve::Membership,
     ) -> Vec<files::FileScore> {
         let s = &self.config.search;
@@ -144,7 +149,8 @@ impl Place<'_> {
                     out.push(files::FileScore {
                         path: path.clone(),
                         content_hash: hash.clone(),
-                        score: s.weights.file / (s.rrf_k + (i + 1) as f64) * boost,
+                        score: weight / (s.rrf_k + (i + 1) as f64) * boost,
+                        sources: vec![source],
                     });
                 }
             }
@@ -189,7 +195,7 @@ fn add_file_spans(
             start: c.start_line,
             end: c.end_line,
             score: f.score,
-            sources: vec![Source::File],
+            sources: f.sources,
             members: vec![chunk_of_span.len()],
         });
         chunk_of_span.push(c.clone());

@@ -299,3 +299,34 @@ fn a_subtree_with_its_own_licence_ranks_below_the_project_code() {
     repo.run_ok(&["index", "-q"], 0);
     assert_eq!(first(repo.hit_paths(query, &[])), "lib/dec/number.c");
 }
+
+#[test]
+fn the_title_of_a_pasted_issue_ranks_files_of_its_own() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/widget.rs",
+            "pub fn frobnicate_widget() -> u32 {\n    7\n}\n",
+        ),
+        (
+            "src/tokens.rs",
+            "pub fn parse_tokens() -> u32 {\n    8\n}\n",
+        ),
+    ]);
+    let with_title = |hits: &[serde_json::Value]| -> Vec<String> {
+        hits.iter()
+            .filter(|h| sources(h).contains(&"title".to_string()))
+            .map(|h| h["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let issue = "frobnicate widget is wrong\nWhen I parse tokens first, the result changes.";
+    let hits = repo.search(issue, &[]);
+    assert_eq!(with_title(&hits), ["src/widget.rs"], "{hits:?}");
+    // The body's words still count: both files are found.
+    assert_eq!(hits.len(), 2, "{hits:?}");
+    // One line has no title; BM25 mode and a zero weight leave the list out.
+    let one_line = issue.replace('\n', " ");
+    assert!(with_title(&repo.search(&one_line, &[])).is_empty());
+    assert!(with_title(&repo.search(issue, &["--mode", "bm25"])).is_empty());
+    repo.git(&["config", "codesearch.weightTitle", "0"]);
+    assert!(with_title(&repo.search(issue, &[])).is_empty());
+}
