@@ -51,6 +51,16 @@ pub fn spawn(
     })
 }
 
+/// The files a [`spawn`]ed retriever found; none when it was not started.
+pub fn join(
+    handle: Option<std::thread::JoinHandle<Result<Vec<String>, SearchError>>>,
+) -> Result<Vec<String>, SearchError> {
+    match handle {
+        Some(t) => t.join().expect("whole-file search thread panicked"),
+        None => Ok(Vec::new()),
+    }
+}
+
 /// The query's distinct terms OR-ed for FTS5, each quoted; `None` when no term is left.
 /// Repeats are dropped: keeping them (so a repeated word weighs more) measured the same on
 /// the dev set and costs time, since FTS5 scores each phrase of the expression apart.

@@ -208,14 +208,8 @@ pub fn search(
         note(&mut degraded, part.note);
     }
     drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
-    let whole_files = match whole_files {
-        Some(t) => t.join().expect("whole-file search thread panicked")?,
-        None => Vec::new(),
-    };
-    let title_files = match title_files {
-        Some(t) => t.join().expect("title search thread panicked")?,
-        None => Vec::new(),
-    };
+    let whole_files = files::join(whole_files)?;
+    let title_files = files::join(title_files)?;
     crate::util::trace("files retrieved");
     let found = rank::Found {
         lists: &lists,

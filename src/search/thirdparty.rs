@@ -53,7 +53,8 @@ impl ThirdParty {
     /// Whether `path` lies in a third-party subtree.
     pub fn contains(&self, path: &str) -> bool {
         self.roots.iter().any(|r| {
-            path.len() > r.len() && path.starts_with(r.as_str()) && path[r.len()..].starts_with('/')
+            path.strip_prefix(r.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
         })
     }
 }
@@ -61,7 +62,7 @@ impl ThirdParty {
 /// Whether a directory of `branch` has a package manifest.
 fn has_manifest(db: &Db, branch: &str, dir: &str) -> Result<bool, StoreError> {
     for m in MANIFESTS {
-        if db.has_path(branch, &format!("{dir}/{m}"))? {
+        if db.path_on_branch(branch, &format!("{dir}/{m}"))?.is_some() {
             return Ok(true);
         }
     }

@@ -71,13 +71,11 @@ impl Db {
         path: &str,
     ) -> Result<Option<Option<String>>, StoreError> {
         self.conn
-            .query_row(
+            .prepare_cached(
                 "SELECT CASE WHEN skip_reason IS NULL THEN content_hash END FROM catalog
                  WHERE branch = ?1 AND path = ?2",
-                [branch, path],
-                |r| r.get(0),
             )
-            .optional()
+            .and_then(|mut s| s.query_row([branch, path], |r| r.get(0)).optional())
             .map_err(|e| self.err("read catalog", e))
     }
 

@@ -48,15 +48,6 @@ impl Db {
             .map_err(|e| self.err("read catalog", e))
     }
 
-    /// Whether `branch` has a file (indexed or skipped) at `path`.
-    pub fn has_path(&self, branch: &str, path: &str) -> Result<bool, StoreError> {
-        self.conn
-            .prepare_cached("SELECT 1 FROM catalog WHERE branch = ?1 AND path = ?2")
-            .and_then(|mut s| s.query_row(params![branch, path], |_| Ok(())).optional())
-            .map(|found| found.is_some())
-            .map_err(|e| self.err("read catalog", e))
-    }
-
     /// Symbols on `branch` whose lower-cased name equals or starts with one of `terms`.
     pub fn find_symbols(
         &self,
