@@ -166,6 +166,8 @@ pub struct Weights {
     /// Whole-file BM25 over the first line of a query of several lines, a pasted issue's
     /// title (hybrid mode).
     pub title: f64,
+    /// Files changed by past commits whose messages match the query (hybrid mode).
+    pub commits: f64,
 }
 
 /// Indexing settings: junk-file thresholds and chunk size.
@@ -213,6 +215,7 @@ impl Default for Weights {
             snippet: 0.1,
             file: 1.0,
             title: 0.15,
+            commits: 0.3,
         }
     }
 }
@@ -243,6 +246,7 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.weightsnippet", "search.weights.snippet"),
     ("codesearch.weightfile", "search.weights.file"),
     ("codesearch.weighttitle", "search.weights.title"),
+    ("codesearch.weightcommits", "search.weights.commits"),
     ("codesearch.stemming", "search.stemming"),
     ("codesearch.recencyboost", "search.recency_boost"),
     ("codesearch.pathprior", "search.path_prior"),
@@ -325,6 +329,7 @@ impl Config {
             "search.weights.snippet" => self.search.weights.snippet = float()?,
             "search.weights.file" => self.search.weights.file = float()?,
             "search.weights.title" => self.search.weights.title = float()?,
+            "search.weights.commits" => self.search.weights.commits = float()?,
             "search.stemming" => self.search.stemming = boolean()?,
             "search.path_prior" => self.search.path_prior = boolean()?,
             "search.cochange" => self.search.cochange = boolean()?,
@@ -373,6 +378,7 @@ impl Config {
             ("search.weights.snippet", w.snippet),
             ("search.weights.file", w.file),
             ("search.weights.title", w.title),
+            ("search.weights.commits", w.commits),
             ("search.recency_boost", s.recency_boost),
         ] {
             if !(v.is_finite() && v >= 0.0) {

@@ -1,5 +1,6 @@
-//! Which files each recent commit changed, read from the object database with `gix`: the
-//! raw material for "files that change together". Trees are compared entry by entry and
+//! Which files each recent commit changed, and what its message said, read from the object
+//! database with `gix`: the raw material for "files that change together" and for matching
+//! a query against past commit messages. Trees are compared entry by entry and
 //! identical subtrees are skipped, so a commit costs a few tree reads, not a full listing;
 //! blobs are never read (rename detection would need them, and it is not worth it here).
 
@@ -19,14 +20,25 @@ pub struct HistoryLimits {
     pub max_files: usize,
 }
 
+/// One commit of a history read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Commit {
+    /// Hex object id.
+    pub id: String,
+    /// The whole message (subject and body), lossily decoded.
+    pub message: String,
+    /// The paths it changed.
+    pub files: Vec<String>,
+}
+
 impl Repo {
-    /// The paths changed by each of the newest non-merge commits reachable from `head`,
-    /// newest first (root commits count every file they add).
+    /// The newest non-merge commits reachable from `head` that change between one and
+    /// `limits.max_files` files, newest first (root commits count every file they add).
     pub fn recent_changes(
         &self,
         head: &str,
         limits: HistoryLimits,
-    ) -> Result<Vec<Vec<String>>, GitError> {
+    ) -> Result<Vec<Commit>, GitError> {
         let tip = gix::ObjectId::from_hex(head.as_bytes()).map_err(GitError::rev(head))?;
         let walk = self
             .repo
@@ -50,15 +62,16 @@ impl Repo {
                 Err(e) => return Err(GitError::rev(head)(e)),
             }
         }
-        Ok(out.into_iter().filter(|c| !c.is_empty()).collect())
+        Ok(out.into_iter().filter(|c| !c.files.is_empty()).collect())
     }
 
-    /// The paths one walked commit changed (empty when more than `cap`); None for a merge.
+    /// One walked commit with the paths it changed (none when more than `cap`); None for a
+    /// merge.
     fn commit_changes(
         &self,
         info: gix::revision::walk::Info<'_>,
         cap: usize,
-    ) -> Result<Option<Vec<String>>, BoxError> {
+    ) -> Result<Option<Commit>, BoxError> {
         let parents: Vec<gix::ObjectId> = info.parent_ids().map(|p| p.detach()).collect();
         if parents.len() > 1 {
             return Ok(None);
@@ -66,11 +79,17 @@ impl Repo {
         let tree_of = |id: gix::ObjectId| -> Result<gix::ObjectId, BoxError> {
             Ok(self.repo.find_commit(id)?.tree_id()?.detach())
         };
-        let new = tree_of(info.id)?;
+        let commit = self.repo.find_commit(info.id)?;
+        let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
+        let new = commit.tree_id()?.detach();
         let old = parents.first().map(|&p| tree_of(p)).transpose()?;
         let mut changed = Vec::new();
         let within = self.diff_trees(old, Some(new), "", &mut changed, cap)?;
-        Ok(Some(if within { changed } else { Vec::new() }))
+        Ok(Some(Commit {
+            id: info.id.to_hex().to_string(),
+            message,
+            files: if within { changed } else { Vec::new() },
+        }))
     }
 
     /// Add to `out` the file paths (under `prefix`) that differ between trees `a` and `b`;

@@ -1,6 +1,8 @@
 //! Files that change together, mined from the indexed branch's history when its head moves:
 //! for each path, the file most often changed in the same commits. Search uses it to add a
-//! top result's usual partner (a fix to a parser often needs its header too).
+//! top result's usual partner (a fix to a parser often needs its header too). The same read
+//! stores the commits' messages and files, which search matches a query against (see
+//! `search::commits`).
 //! History is optional: a repository whose objects cannot be read is indexed all the same,
 //! with no partners.
 
@@ -9,6 +11,7 @@ use std::collections::HashMap;
 use crate::git::history::HistoryLimits;
 use crate::git::Repo;
 use crate::store::cochange::Partner;
+use crate::store::commits::LoggedCommit;
 use crate::store::{Db, StoreError};
 
 /// How much history is read: the newest 1,000 non-merge commits, leaving out those that
@@ -21,26 +24,36 @@ pub const LIMITS: HistoryLimits = HistoryLimits {
 /// Fewest shared commits for a pair to be kept.
 pub const MIN_TOGETHER: i64 = 3;
 
-/// Mine and store `branch`'s partners unless they were mined at `head` already.
+/// Mine and store `branch`'s partners and commit messages unless they were mined at `head`
+/// already.
 pub fn refresh(repo: &Repo, db: &Db, branch: &str, head: &str) -> Result<(), StoreError> {
     if db.cochange_head(branch)?.as_deref() == Some(head) {
         return Ok(());
     }
-    let partners = match repo.recent_changes(head, LIMITS) {
-        Ok(commits) => count(&commits),
-        Err(e) => {
-            crate::util::trace(&format!("history not read, no co-change: {e}"));
-            Vec::new()
-        }
-    };
-    db.replace_cochange(branch, head, &partners)?;
-    crate::util::trace("co-change mined");
+    crate::util::trace("reading history");
+    let commits = repo.recent_changes(head, LIMITS).unwrap_or_else(|e| {
+        crate::util::trace(&format!("history not read, no co-change: {e}"));
+        Vec::new()
+    });
+    // The messages first: the co-change head, written last, marks both as done.
+    let logged: Vec<LoggedCommit> = commits
+        .iter()
+        .map(|c| LoggedCommit {
+            id: c.id.clone(),
+            terms: super::terms::document_terms(&c.message),
+            files: c.files.clone(),
+        })
+        .collect();
+    crate::util::trace("history read");
+    db.replace_commit_log(branch, &logged)?;
+    db.replace_cochange(branch, head, &count(commits.iter().map(|c| &c.files)))?;
+    crate::util::trace("co-change and commit messages mined");
     Ok(())
 }
 
 /// For each path, its most frequent partner (ties: the first by name), if they share at
-/// least `MIN_TOGETHER` commits.
-pub fn count(commits: &[Vec<String>]) -> Vec<Partner> {
+/// least `MIN_TOGETHER` commits; `commits` are the files of each commit.
+pub fn count<'a>(commits: impl IntoIterator<Item = &'a Vec<String>>) -> Vec<Partner> {
     let mut changes: HashMap<&str, i64> = HashMap::new();
     let mut pairs: HashMap<(&str, &str), i64> = HashMap::new();
     for files in commits {

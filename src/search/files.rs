@@ -33,9 +33,7 @@ pub fn retrieve(
         .collect())
 }
 
-/// [`retrieve`] on a thread of its own, with its own connection to the database at `path`
-/// (a connection cannot be shared between threads), so it runs while the chunk retrievers
-/// do.
+/// [`retrieve`] on a thread of its own, so it runs while the chunk retrievers do.
 pub fn spawn(
     path: &std::path::Path,
     branch: &str,
@@ -43,28 +41,16 @@ pub fn spawn(
     n: usize,
     lang: Option<&str>,
 ) -> std::thread::JoinHandle<Result<Vec<String>, SearchError>> {
-    let (path, branch, q) = (path.to_path_buf(), branch.to_string(), q.clone());
-    let lang = lang.map(str::to_string);
-    std::thread::spawn(move || {
-        let db = Db::open(&path)?;
-        retrieve(&db, &branch, &q, n, lang.as_deref())
+    let (branch, q, lang) = (branch.to_string(), q.clone(), lang.map(str::to_string));
+    super::background::spawn(path, move |db| {
+        retrieve(db, &branch, &q, n, lang.as_deref())
     })
-}
-
-/// The files a [`spawn`]ed retriever found; none when it was not started.
-pub fn join(
-    handle: Option<std::thread::JoinHandle<Result<Vec<String>, SearchError>>>,
-) -> Result<Vec<String>, SearchError> {
-    match handle {
-        Some(t) => t.join().expect("whole-file search thread panicked"),
-        None => Ok(Vec::new()),
-    }
 }
 
 /// The query's distinct terms OR-ed for FTS5, each quoted; `None` when no term is left.
 /// Repeats are dropped: keeping them (so a repeated word weighs more) measured the same on
 /// the dev set and costs time, since FTS5 scores each phrase of the expression apart.
-fn match_expression(q: &Query) -> Option<String> {
+pub(super) fn match_expression(q: &Query) -> Option<String> {
     let mut terms = String::new();
     for tok in &q.tokens {
         for word in words(tok) {

@@ -19,6 +19,8 @@ pub enum Source {
     File,
     /// Whole-file BM25 over the title (first line) of a query of several lines.
     Title,
+    /// Changed by past commits whose messages match the query.
+    Commits,
 }
 
 impl Source {
@@ -31,6 +33,7 @@ impl Source {
             Source::History => "history",
             Source::File => "file",
             Source::Title => "title",
+            Source::Commits => "commits",
         }
     }
 }

@@ -3,8 +3,10 @@
 //! paths of the branch, filters, recency and path prior, merged chunks), add files that
 //! change together with the top results, cut to the limit and read the text.
 
+pub mod background;
 pub mod budget;
 pub mod cochange;
+pub mod commits;
 pub mod files;
 pub mod fusion;
 pub mod llm;
@@ -183,6 +185,9 @@ pub fn search(
         .filter(|_| opts.mode == Mode::Hybrid && s.weights.title > 0.0)
         .and_then(|t| prepare(t).ok())
         .map(|tq| files::spawn(db.path(), branch, &tq, n, lang));
+    // What past commits of the branch said: their files, on a thread of their own.
+    let past = (opts.mode == Mode::Hybrid && s.weights.commits > 0.0)
+        .then(|| commits::spawn(db.path(), branch, &q, lang));
     let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
     if let Some(ready) = ready {
@@ -208,13 +213,15 @@ pub fn search(
         note(&mut degraded, part.note);
     }
     drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
-    let whole_files = files::join(whole_files)?;
-    let title_files = files::join(title_files)?;
+    let whole_files = background::join(whole_files)?;
+    let title_files = background::join(title_files)?;
+    let past = background::join(past)?;
     crate::util::trace("files retrieved");
     let found = rank::Found {
         lists: &lists,
         files: &whole_files,
         title_files: &title_files,
+        past: &past,
     };
     let mut ranked = rank::rank(
         (db, chunks),

@@ -10,20 +10,21 @@ use globset::GlobMatcher;
 use super::fusion::{self, Source, Span};
 use super::query::Query;
 use super::thirdparty::ThirdParty;
-use super::{files, prior, retrieve, Ranked, SearchError};
+use super::{commits, files, prior, retrieve, Ranked, SearchError};
 use crate::config::Config;
 use crate::store::{ChunkRef, ChunkStore, Db};
 
 /// Touching chunks of one file are merged into one hit up to this many lines.
 const MERGE_MAX_LINES: u32 = 60;
 
-/// What the retrievers found: chunk lists (source, weight, chunks) and whole files
-/// (content hashes) for the query and for its title, best first.
+/// What the retrievers found: chunk lists (source, weight, chunks), whole files (content
+/// hashes) for the query and for its title, and files of matching past commits, best first.
 #[derive(Clone, Copy)]
 pub(super) struct Found<'a> {
     pub lists: &'a [(Source, f64, Vec<ChunkRef>)],
     pub files: &'a [String],
     pub title_files: &'a [String],
+    pub past: &'a [commits::ChangedFile],
 }
 
 /// Fuse, map to paths, filter, boost and merge, best first.
@@ -52,6 +53,7 @@ pub(super) fn rank(
         .map(|c| c.content_hash.clone())
         .chain(found.files.iter().cloned())
         .chain(found.title_files.iter().cloned())
+        .chain(found.past.iter().map(|f| f.content_hash.clone()))
         .collect();
     hashes.sort();
     hashes.dedup();
@@ -90,6 +92,7 @@ pub(super) fn rank(
     let w = &config.search.weights;
     let mut file_scores = place.file_scores((found.files, w.file, Source::File), &members);
     file_scores.extend(place.file_scores((found.title_files, w.title, Source::Title), &members));
+    file_scores.extend(place.past_scores(found.past, w.commits, &members));
     let file_scores = files::sum_by_path(file_scores);
     let alone = files::lift_best_spans(&mut merged, file_scores);
     add_file_spans(chunks, q, alone, (&mut merged, &mut chunk_of_span), limit)?;
@@ -132,6 +135,38 @@ impl Place<'_> {
             1.0
         };
         Some((1.0 + recency) * prior)
+    }
+
+    /// The files of matching past commits with their weighted reciprocal rank: only the path
+    /// the commit changed, not other copies of its content.
+    fn past_scores(
+        &self,
+        past: &[commits::ChangedFile],
+        weight: f64,
+        members: &retrieve::Membership,
+    ) -> Vec<files::FileScore> {
+        let k = self.config.search.rrf_k;
+        let mut out = Vec::new();
+        for (i, f) in past.iter().enumerate() {
+            let placed = members
+                .get(&f.content_hash)
+                .into_iter()
+                .flatten()
+                .find(|(path, _)| *path == f.path);
+            let Some((path, mtime)) = placed else {
+                continue;
+            };
+            let language = crate::index::lang::language_of(path);
+            if let Some(boost) = self.boost(path, *mtime, language) {
+                out.push(files::FileScore {
+                    path: path.clone(),
+                    content_hash: f.content_hash.clone(),
+                    score: weight / (k + (i + 1) as f64) * boost,
+                    sources: vec![Source::Commits],
+                });
+            }
+        }
+        out
     }
 
     /// A whole-file list's files on the branch with their weighted reciprocal rank.

@@ -367,11 +367,12 @@ impl Db {
             .filter(|b| !keep.contains(b))
             .collect();
         for b in &dropped {
-            for table in ["catalog", "cochange", "cochange_head"] {
+            for table in ["catalog", "cochange", "cochange_head", "branch_commits"] {
                 tx.execute(&format!("DELETE FROM {table} WHERE branch = ?1"), [b])
                     .map_err(|e| self.err("gc catalog", e))?;
             }
         }
+        super::commits::delete_orphan_commits(&tx).map_err(|e| self.err("gc commits", e))?;
         let unused: Vec<String> = {
             let mut stmt = tx
                 .prepare(

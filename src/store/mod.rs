@@ -9,6 +9,7 @@
 pub mod catalog;
 pub mod chunks;
 pub mod cochange;
+pub mod commits;
 pub mod embedded;
 pub mod fileterms;
 pub mod health;

@@ -1,5 +1,7 @@
-//! Files that change together: a top result brings in the file most often changed in the
-//! same commits on the searched branch, marked with the source "history".
+//! What git history adds to search. Files that change together: a top result brings in the
+//! file most often changed in the same commits on the searched branch, marked with the
+//! source "history". Past commits: files changed by commits whose messages match the query,
+//! marked "commits".
 
 use crate::common::TestRepo;
 
@@ -31,12 +33,17 @@ fn hits(repo: &TestRepo, query: &str, extra: &[&str]) -> Vec<(String, Vec<String
         .collect()
 }
 
-fn by_history(found: &[(String, Vec<String>)]) -> Vec<&str> {
+/// The paths of the hits `source` found.
+fn by_source<'a>(found: &'a [(String, Vec<String>)], source: &str) -> Vec<&'a str> {
     found
         .iter()
-        .filter(|(_, s)| s.iter().any(|s| s == "history"))
+        .filter(|(_, s)| s.iter().any(|s| s == source))
         .map(|(p, _)| p.as_str())
         .collect()
+}
+
+fn by_history(found: &[(String, Vec<String>)]) -> Vec<&str> {
+    by_source(found, "history")
 }
 
 #[test]
@@ -113,4 +120,52 @@ fn a_partner_must_share_a_fifth_of_the_head_s_commits() {
     repo.index(&[]);
     let found = hits(&repo, "frobnicate widget", &[]);
     assert!(by_history(&found).is_empty(), "{found:?}");
+}
+
+fn by_commits(found: &[(String, Vec<String>)]) -> Vec<&str> {
+    by_source(found, "commits")
+}
+
+/// A query that says what a past commit message said finds the files that commit changed,
+/// even when they hold none of its words; only commits of the searched branch count, and
+/// only files still on it.
+#[test]
+fn a_past_commit_message_brings_in_the_files_it_changed_on_this_branch_only() {
+    let repo = TestRepo::new();
+    repo.write(
+        "src/net.rs",
+        "pub fn send_packet(buf: &[u8]) -> usize { buf.len() }\n",
+    );
+    repo.write("src/gone.rs", "pub fn helper() -> u32 { 1 }\n");
+    repo.write("src/table.rs", "pub fn render_rows() -> u32 { 2 }\n");
+    repo.commit_all("start");
+    repo.git(&["branch", "other"]);
+    repo.write(
+        "src/net.rs",
+        "pub fn send_packet(buf: &[u8]) -> usize { buf.len() + 1 }\n",
+    );
+    repo.write("src/gone.rs", "pub fn helper() -> u32 { 2 }\n");
+    repo.commit_all(
+        "Handle unicode method names when sending\n\nLatin-1 verbs broke the wire format.",
+    );
+    repo.remove("src/gone.rs");
+    repo.commit_all("drop the helper");
+    repo.index(&[]);
+
+    let issue = "Crash with unicode method names\nA verb such as PÖST makes the request fail.";
+    let found = hits(&repo, issue, &[]);
+    assert_eq!(by_commits(&found), ["src/net.rs"], "{found:?}");
+    // Only hybrid mode reads past commits, and weight 0 turns them off.
+    assert!(by_commits(&hits(&repo, issue, &["--mode", "bm25"])).is_empty());
+    repo.git(&["config", "codesearch.weightCommits", "0"]);
+    assert!(by_commits(&hits(&repo, issue, &[])).is_empty());
+    repo.git(&["config", "--unset", "codesearch.weightCommits"]);
+
+    // The branch that never had the commit does not see it.
+    repo.git(&["checkout", "-q", "other"]);
+    repo.index(&[]);
+    let found = hits(&repo, issue, &[]);
+    assert!(by_commits(&found).is_empty(), "{found:?}");
+    let on_main = hits(&repo, issue, &["--branch", "main"]);
+    assert_eq!(by_commits(&on_main), ["src/net.rs"], "{on_main:?}");
 }
