@@ -168,6 +168,8 @@ pub struct Weights {
     pub title: f64,
     /// Files changed by past commits whose messages match the query (hybrid mode).
     pub commits: f64,
+    /// The same for the title of a query of several lines (hybrid mode, with `commits` on).
+    pub commits_title: f64,
 }
 
 /// Indexing settings: junk-file thresholds and chunk size.
@@ -216,6 +218,7 @@ impl Default for Weights {
             file: 1.0,
             title: 0.15,
             commits: 0.3,
+            commits_title: 0.2,
         }
     }
 }
@@ -247,6 +250,10 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.weightfile", "search.weights.file"),
     ("codesearch.weighttitle", "search.weights.title"),
     ("codesearch.weightcommits", "search.weights.commits"),
+    (
+        "codesearch.weightcommitstitle",
+        "search.weights.commits_title",
+    ),
     ("codesearch.stemming", "search.stemming"),
     ("codesearch.recencyboost", "search.recency_boost"),
     ("codesearch.pathprior", "search.path_prior"),
@@ -330,6 +337,7 @@ impl Config {
             "search.weights.file" => self.search.weights.file = float()?,
             "search.weights.title" => self.search.weights.title = float()?,
             "search.weights.commits" => self.search.weights.commits = float()?,
+            "search.weights.commits_title" => self.search.weights.commits_title = float()?,
             "search.stemming" => self.search.stemming = boolean()?,
             "search.path_prior" => self.search.path_prior = boolean()?,
             "search.cochange" => self.search.cochange = boolean()?,
@@ -379,6 +387,7 @@ impl Config {
             ("search.weights.file", w.file),
             ("search.weights.title", w.title),
             ("search.weights.commits", w.commits),
+            ("search.weights.commits_title", w.commits_title),
             ("search.recency_boost", s.recency_boost),
         ] {
             if !(v.is_finite() && v >= 0.0) {

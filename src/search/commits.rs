@@ -61,13 +61,30 @@ pub fn retrieve(
     Ok(out)
 }
 
-/// [`retrieve`] on a thread of its own, so it runs while the chunk retrievers do.
+/// The files of past commits matching a query and, apart, its title.
+#[derive(Debug, Default)]
+pub struct Past {
+    /// Files of the commits matching the whole query, best first.
+    pub query: Vec<ChangedFile>,
+    /// Files of the commits matching the title of a query of several lines, best first.
+    pub title: Vec<ChangedFile>,
+}
+
+/// [`retrieve`] for the query and for its `title` (when given) on a thread of their own,
+/// so they run while the chunk retrievers do.
 pub fn spawn(
     path: &std::path::Path,
     branch: &str,
-    q: &Query,
+    (q, title): (&Query, Option<Query>),
     lang: Option<&str>,
-) -> std::thread::JoinHandle<Result<Vec<ChangedFile>, SearchError>> {
+) -> std::thread::JoinHandle<Result<Past, SearchError>> {
     let (branch, q, lang) = (branch.to_string(), q.clone(), lang.map(str::to_string));
-    super::background::spawn(path, move |db| retrieve(db, &branch, &q, lang.as_deref()))
+    super::background::spawn(path, move |db| {
+        let query = retrieve(db, &branch, &q, lang.as_deref())?;
+        let title = match title {
+            Some(t) => retrieve(db, &branch, &t, lang.as_deref())?,
+            None => Vec::new(),
+        };
+        Ok(Past { query, title })
+    })
 }

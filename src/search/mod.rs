@@ -186,8 +186,13 @@ pub fn search(
         .and_then(|t| prepare(t).ok())
         .map(|tq| files::spawn(db.path(), branch, &tq, n, lang));
     // What past commits of the branch said: their files, on a thread of their own.
+    let past_title = q
+        .title
+        .as_deref()
+        .filter(|_| s.weights.commits_title > 0.0)
+        .and_then(|t| prepare(t).ok());
     let past = (opts.mode == Mode::Hybrid && s.weights.commits > 0.0)
-        .then(|| commits::spawn(db.path(), branch, &q, lang));
+        .then(|| commits::spawn(db.path(), branch, (&q, past_title), lang));
     let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
     if let Some(ready) = ready {

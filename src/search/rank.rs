@@ -24,7 +24,7 @@ pub(super) struct Found<'a> {
     pub lists: &'a [(Source, f64, Vec<ChunkRef>)],
     pub files: &'a [String],
     pub title_files: &'a [String],
-    pub past: &'a [commits::ChangedFile],
+    pub past: &'a commits::Past,
 }
 
 /// Fuse, map to paths, filter, boost and merge, best first.
@@ -53,7 +53,8 @@ pub(super) fn rank(
         .map(|c| c.content_hash.clone())
         .chain(found.files.iter().cloned())
         .chain(found.title_files.iter().cloned())
-        .chain(found.past.iter().map(|f| f.content_hash.clone()))
+        .chain(found.past.query.iter().map(|f| f.content_hash.clone()))
+        .chain(found.past.title.iter().map(|f| f.content_hash.clone()))
         .collect();
     hashes.sort();
     hashes.dedup();
@@ -92,7 +93,8 @@ pub(super) fn rank(
     let w = &config.search.weights;
     let mut file_scores = place.file_scores((found.files, w.file, Source::File), &members);
     file_scores.extend(place.file_scores((found.title_files, w.title, Source::Title), &members));
-    file_scores.extend(place.past_scores(found.past, w.commits, &members));
+    file_scores.extend(place.past_scores(&found.past.query, w.commits, &members));
+    file_scores.extend(place.past_scores(&found.past.title, w.commits_title, &members));
     let file_scores = files::sum_by_path(file_scores);
     let alone = files::lift_best_spans(&mut merged, file_scores);
     add_file_spans(chunks, q, alone, (&mut merged, &mut chunk_of_span), limit)?;

@@ -160,6 +160,17 @@ fn a_past_commit_message_brings_in_the_files_it_changed_on_this_branch_only() {
     repo.git(&["config", "codesearch.weightCommits", "0"]);
     assert!(by_commits(&hits(&repo, issue, &[])).is_empty());
     repo.git(&["config", "--unset", "codesearch.weightCommits"]);
+    // The title of a query of several lines matches the messages once more on its own.
+    let score = |query: &str, title_weight: &str| {
+        repo.git(&["config", "codesearch.weightCommitsTitle", title_weight]);
+        let found = repo.search(query, &[]);
+        let net = found.iter().find(|h| h["path"] == "src/net.rs").unwrap();
+        net["score"].as_f64().unwrap()
+    };
+    assert!(score(issue, "0.2") > score(issue, "0"));
+    let one_line = "unicode method names fail";
+    assert_eq!(score(one_line, "0.2"), score(one_line, "0"));
+    repo.git(&["config", "--unset", "codesearch.weightCommitsTitle"]);
 
     // The branch that never had the commit does not see it.
     repo.git(&["checkout", "-q", "other"]);
