@@ -16,6 +16,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0003_cochange.sql"),
     include_str!("../../migrations/0004_file_terms.sql"),
     include_str!("../../migrations/0005_commit_log.sql"),
+    include_str!("../../migrations/0006_recheck_long_lines.sql"),
 ];
 
 /// The schema version this build writes and reads.

@@ -330,3 +330,30 @@ fn the_title_of_a_pasted_issue_ranks_files_of_its_own() {
     repo.git(&["config", "codesearch.weightTitle", "0"]);
     assert!(with_title(&repo.search(issue, &[])).is_empty());
 }
+
+/// One long line (a lookup table) does not make a hand-written file junk, and a file an
+/// older version skipped for one is checked again by the next index run after the upgrade.
+#[test]
+fn a_file_with_one_long_line_is_indexed_and_an_old_skip_is_checked_again() {
+    let body = "int lookup_checked(int x) { return table[x] + 1; }\n".repeat(40);
+    let table = format!("static const int table[] = {{{}}};\n", "0xFF, ".repeat(130));
+    let repo = TestRepo::with_files(&[("src/builtin.c", &format!("{body}{table}{body}"))]);
+    repo.run_ok(&["index", "-q"], 0);
+    assert_eq!(repo.hit_paths("lookup_checked", &[])[0], "src/builtin.c");
+
+    // What an index from schema version 5 holds: the file skipped for its long line, in a
+    // row old enough for its stat to be trusted.
+    let db = repo.path().join(".git/codesearch/meta.sqlite");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "UPDATE catalog SET skip_reason = 'line of 782 characters (minified or generated?)',
+                            indexed_at = indexed_at + 100;
+         DELETE FROM schema_version WHERE version > 5;",
+    )
+    .unwrap();
+    drop(conn);
+    let out = repo.run(&["search", "-q", "--no-index", "lookup_checked"]);
+    assert_eq!(out.status.code(), Some(1), "skipped files are not searched");
+    repo.run_ok(&["index", "-q"], 0);
+    assert_eq!(repo.hit_paths("lookup_checked", &[])[0], "src/builtin.c");
+}
