@@ -17,9 +17,15 @@ pub enum SkipReason {
     Blank,
     /// More lines than allowed.
     TooManyLines(usize),
-    /// Lines longer than allowed hold a large share of the text (minified or generated); the
-    /// longest line's length.
-    LongLine(usize),
+    /// Lines longer than allowed are a large share of the lines (minified or generated).
+    LongLines {
+        /// How many lines are too long.
+        long: usize,
+        /// All lines.
+        lines: usize,
+        /// The longest line, in characters.
+        longest: usize,
+    },
     /// Mean line length too high.
     LongAverageLine(f64),
     /// Too few letters and digits.
@@ -48,7 +54,14 @@ impl std::fmt::Display for SkipReason {
             SkipReason::NotUtf8 => write!(f, "not valid UTF-8"),
             SkipReason::Blank => write!(f, "empty or only white space"),
             SkipReason::TooManyLines(n) => write!(f, "too many lines ({n})"),
-            SkipReason::LongLine(n) => write!(f, "line of {n} characters (minified or generated?)"),
+            SkipReason::LongLines {
+                long,
+                lines,
+                longest,
+            } => write!(
+                f,
+                "{long} of {lines} lines too long, the longest {longest} characters (minified or generated?)"
+            ),
             SkipReason::LongAverageLine(a) => write!(f, "average line length {a:.0} (generated?)"),
             SkipReason::LowAlphanumeric(x) => write!(f, "alphanumeric fraction {x:.2} too low"),
             SkipReason::MostlyDigits(x) => write!(f, "digit fraction {x:.2} too high (data?)"),
@@ -177,7 +190,11 @@ fn metrics(text: &str, cfg: &IndexConfig) -> Result<(), SkipReason> {
         chars_total += len;
     }
     if longest > 0 && long_lines as f64 >= LONG_LINE_SHARE * lines as f64 {
-        return Err(SkipReason::LongLine(longest));
+        return Err(SkipReason::LongLines {
+            long: long_lines,
+            lines,
+            longest,
+        });
     }
     if lines > cfg.max_lines {
         return Err(SkipReason::TooManyLines(lines));
@@ -230,7 +247,11 @@ mod tests {
         let minified = format!("var a={};", "x".repeat(400));
         assert_eq!(
             check(minified.as_bytes(), &cfg()),
-            Err(SkipReason::LongLine(407))
+            Err(SkipReason::LongLines {
+                long: 1,
+                lines: 1,
+                longest: 407
+            })
         );
         let digits = "1234567890 1234567890\n".repeat(50);
         assert!(matches!(
@@ -262,7 +283,7 @@ mod tests {
         let data = format!("{body}{}", table.repeat(10));
         assert!(matches!(
             check(data.as_bytes(), &cfg()),
-            Err(SkipReason::LongLine(n)) if n > 300
+            Err(SkipReason::LongLines { long: 10, lines: 70, longest }) if longest > 300
         ));
     }
 
