@@ -36,7 +36,12 @@ def words(text):
     return [w for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", text) if w.lower() not in STOP]
 
 
-def git_grep_rank(wt, query, k=10):
+def left_out(path, paths):
+    """Whether `path` is one of `paths` or lies under one of them (--leave-out)."""
+    return any(path == p or path.startswith(p.rstrip("/") + "/") for p in paths)
+
+
+def git_grep_rank(wt, query, k=10, drop=()):
     terms = sorted(set(w.lower() for w in words(query)))[:40]
     per_file = collections.defaultdict(lambda: [0, 0])
     for t in terms:
@@ -46,10 +51,10 @@ def git_grep_rank(wt, query, k=10):
             per_file[path][0] += 1
             per_file[path][1] += int(n)
     ranked = sorted(per_file.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
-    return [p for p, _ in ranked[:k]]
+    return [p for p, _ in ranked if not left_out(p, drop)][:k]
 
 
-def cs_rank(binary, wt, env, query, mode, k=10, branch=None):
+def cs_rank(binary, wt, env, query, mode, k=10, branch=None, drop=()):
     at = ["--branch", branch] if branch else []
     p = subprocess.run([binary, "search", "--json", "-q", "--no-index", "-n", "50", "--mode", mode] + at + ["--", query],
                        cwd=wt, env=env, capture_output=True, text=True)
@@ -58,7 +63,7 @@ def cs_rank(binary, wt, env, query, mode, k=10, branch=None):
     files = []
     for line in p.stdout.splitlines():
         path = json.loads(line)["path"]
-        if path not in files:
+        if path not in files and not left_out(path, drop):
             files.append(path)
     return files[:k]
 
@@ -168,12 +173,19 @@ def main():
     ap.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
                     help="git config for every run, e.g. codesearch.pathPrior=false (repeatable)")
     ap.add_argument("--work", help="keep work trees and indexes here (reused by the next run) instead of a temp dir")
+    ap.add_argument("--leave-out", action="append", default=[], metavar="PATH",
+                    help="leave this file or directory out of gold and results, e.g. files a fix "
+                         "regenerates (repeatable; queries left with no gold are skipped)")
     ap.add_argument("--reuse", action="store_true",
                     help="with --work: search the indexes an earlier run left (by commit, no checkout or "
                          "re-index; for ranking experiments; no git grep baseline)")
     args = ap.parse_args()
     binary = os.path.abspath(args.bin)
     items = [json.loads(l) for l in open(args.set)]
+    drop = tuple(args.leave_out)
+    for it in items:
+        it["gold_files"] = [g for g in it["gold_files"] if not left_out(g, drop)]
+    items = [i for i in items if i["gold_files"]]
     if args.repos:
         keep = set(args.repos.split(","))
         items = [i for i in items if i["repo"] in keep]
@@ -210,11 +222,11 @@ def main():
                 row = {"id": it["id"], "repo": repo, "language": it["language"]}
                 for mode in modes:
                     t = time.perf_counter()
-                    ranked = cs_rank(binary, wt, env, it["query"], mode, branch=branch)
+                    ranked = cs_rank(binary, wt, env, it["query"], mode, branch=branch, drop=drop)
                     latencies.append(time.perf_counter() - t)
                     row[mode] = score(ranked, it["gold_files"]) | {"ms": round(latencies[-1] * 1000, 1)}
                 if not args.reuse:
-                    row["git_grep"] = score(git_grep_rank(wt, it["query"]), it["gold_files"])
+                    row["git_grep"] = score(git_grep_rank(wt, it["query"], drop=drop), it["gold_files"])
                 results.append(row)
             tree.remove()
     finally:
