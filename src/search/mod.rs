@@ -178,19 +178,18 @@ pub fn search(
     let whole_files = (opts.mode == Mode::Hybrid && s.weights.file > 0.0)
         .then(|| files::spawn(db.path(), branch, &q, n, lang));
     // A pasted issue's title says in a few words what its body says in many: its terms get
-    // a whole-file ranking of their own.
-    let title_files = q
+    // a whole-file ranking and a commit-message match of their own.
+    let title = q
         .title
         .as_deref()
-        .filter(|_| opts.mode == Mode::Hybrid && s.weights.title > 0.0)
-        .and_then(|t| prepare(t).ok())
-        .map(|tq| files::spawn(db.path(), branch, &tq, n, lang));
-    // What past commits of the branch said: their files, on a thread of their own.
-    let past_title = q
-        .title
-        .as_deref()
-        .filter(|_| s.weights.commits_title > 0.0)
+        .filter(|_| opts.mode == Mode::Hybrid)
         .and_then(|t| prepare(t).ok());
+    let title_files = title
+        .as_ref()
+        .filter(|_| s.weights.title > 0.0)
+        .map(|tq| files::spawn(db.path(), branch, tq, n, lang));
+    // What past commits of the branch said: their files, on a thread of their own.
+    let past_title = title.filter(|_| s.weights.commits_title > 0.0);
     let past = (opts.mode == Mode::Hybrid && s.weights.commits > 0.0)
         .then(|| commits::spawn(db.path(), branch, (&q, past_title), lang));
     let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
