@@ -147,7 +147,6 @@ impl Place<'_> {
         weight: f64,
         members: &retrieve::Membership,
     ) -> Vec<files::FileScore> {
-        let k = self.config.search.rrf_k;
         let mut out = Vec::new();
         for (i, f) in past.iter().enumerate() {
             let placed = members
@@ -155,17 +154,9 @@ impl Place<'_> {
                 .into_iter()
                 .flatten()
                 .find(|(path, _)| *path == f.path);
-            let Some((path, mtime)) = placed else {
-                continue;
-            };
-            let language = crate::index::lang::language_of(path);
-            if let Some(boost) = self.boost(path, *mtime, language) {
-                out.push(files::FileScore {
-                    path: path.clone(),
-                    content_hash: f.content_hash.clone(),
-                    score: weight / (k + (i + 1) as f64) * boost,
-                    sources: vec![Source::Commits],
-                });
+            if let Some((path, mtime)) = placed {
+                let listed = (i, weight, Source::Commits);
+                out.extend(self.file_score(listed, (path, *mtime, &f.content_hash)));
             }
         }
         out
@@ -177,22 +168,31 @@ impl Place<'_> {
         (files, weight, source): (&[String], f64, Source),
         members: &retrieve::Membership,
     ) -> Vec<files::FileScore> {
-        let s = &self.config.search;
         let mut out = Vec::new();
         for (i, hash) in files.iter().enumerate() {
-            let language = crate::index::lang::language_of;
             for (path, mtime) in members.get(hash).into_iter().flatten() {
-                if let Some(boost) = self.boost(path, *mtime, language(path)) {
-                    out.push(files::FileScore {
-                        path: path.clone(),
-                        content_hash: hash.clone(),
-                        score: weight / (s.rrf_k + (i + 1) as f64) * boost,
-                        sources: vec![source],
-                    });
-                }
+                out.extend(self.file_score((i, weight, source), (path, *mtime, hash)));
             }
         }
         out
+    }
+
+    /// The score a file list gives the file at `path` (modified at `mtime_ns`, content
+    /// `hash`) that it ranks at 0-based `i`: weighted reciprocal rank times recency and the
+    /// path prior; `None` when the `--path` filter leaves it out.
+    fn file_score(
+        &self,
+        (i, weight, source): (usize, f64, Source),
+        (path, mtime_ns, hash): (&str, i64, &str),
+    ) -> Option<files::FileScore> {
+        let language = crate::index::lang::language_of(path);
+        let boost = self.boost(path, mtime_ns, language)?;
+        Some(files::FileScore {
+            path: path.to_string(),
+            content_hash: hash.to_string(),
+            score: weight / (self.config.search.rrf_k + (i + 1) as f64) * boost,
+            sources: vec![source],
+        })
     }
 }
 
