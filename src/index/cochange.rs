@@ -35,18 +35,19 @@ pub fn refresh(repo: &Repo, db: &Db, branch: &str, head: &str) -> Result<(), Sto
         crate::util::trace(&format!("history not read, no co-change: {e}"));
         Vec::new()
     });
-    // The messages first: the co-change head, written last, marks both as done.
+    let partners = count(commits.iter().map(|c| &c.files));
     let logged: Vec<LoggedCommit> = commits
-        .iter()
+        .into_iter()
         .map(|c| LoggedCommit {
-            id: c.id.clone(),
             terms: super::terms::document_terms(&c.message),
-            files: c.files.clone(),
+            id: c.id,
+            files: c.files,
         })
         .collect();
     crate::util::trace("history read");
+    // The messages first: the co-change head, written last, marks both as done.
     db.replace_commit_log(branch, &logged)?;
-    db.replace_cochange(branch, head, &count(commits.iter().map(|c| &c.files)))?;
+    db.replace_cochange(branch, head, &partners)?;
     crate::util::trace("co-change and commit messages mined");
     Ok(())
 }
