@@ -52,6 +52,9 @@ _git__codesearch() {
             git__codesearch,status)
                 cmd="git__codesearch__subcmd__status"
                 ;;
+            git__codesearch,trust)
+                cmd="git__codesearch__subcmd__trust"
+                ;;
             git__codesearch__subcmd__help,doctor)
                 cmd="git__codesearch__subcmd__help__subcmd__doctor"
                 ;;
@@ -87,6 +90,9 @@ _git__codesearch() {
                 ;;
             git__codesearch__subcmd__help,status)
                 cmd="git__codesearch__subcmd__help__subcmd__status"
+                ;;
+            git__codesearch__subcmd__help,trust)
+                cmd="git__codesearch__subcmd__help__subcmd__trust"
                 ;;
             git__codesearch__subcmd__help__subcmd__hooks,install)
                 cmd="git__codesearch__subcmd__help__subcmd__hooks__subcmd__install"
@@ -143,7 +149,7 @@ _git__codesearch() {
 
     case "${cmd}" in
         git__codesearch)
-            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks model mcp export import generate-assets help"
+            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks model mcp trust export import generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -269,7 +275,7 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__help)
-            opts="search index status gc doctor hooks model mcp export import generate-assets help"
+            opts="search index status gc doctor hooks model mcp trust export import generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -493,6 +499,20 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__help__subcmd__trust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -853,6 +873,24 @@ _git__codesearch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__trust)
+            opts="-C -h --revoke --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

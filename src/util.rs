@@ -20,6 +20,48 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     s
 }
 
+/// Whether `hex` is a content address: 64 lower-case hex digits. Every hash that comes from
+/// outside (a snapshot) is checked with this before it is stored or used in a filter.
+pub fn is_content_hash(hex: &str) -> bool {
+    hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Whether `rel` is a path git itself would check out (its `verify_path`): relative, no
+/// empty, `.` or `..` component, no `.git` component in any spelling a case-insensitive or
+/// Windows file system would take for `.git` (`.GIT`, `.git.`, `.git `, `git~1`), no
+/// backslash. (A newline is a legal file name character; printing quotes it.) Paths from a tree object or a snapshot are untrusted:
+/// one that fails is never used as a path.
+pub fn is_safe_rel_path(rel: &str) -> bool {
+    !rel.is_empty()
+        && !rel.starts_with('/')
+        && !rel.contains('\\')
+        && rel.split('/').all(|c| {
+            let trimmed = c.trim_end_matches(['.', ' ']).to_ascii_lowercase();
+            !(c.is_empty() || c == "." || c == ".." || trimmed == ".git" || trimmed == "git~1")
+        })
+}
+
+/// A URL as it may be shown or stored: without credentials (`user:pass@`) and without its
+/// query (`?key=…`), which are replaced by `***`. Everything else is kept, so the URL still
+/// says which server it is.
+pub fn redact_url(url: &str) -> String {
+    let (scheme, rest) = match url.split_once("://") {
+        Some((s, r)) => (format!("{s}://"), r),
+        None => (String::new(), url),
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let host = match authority.rsplit_once('@') {
+        Some((_, host)) => format!("***@{host}"),
+        None => authority.to_string(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, _)) => format!("{path}?***"),
+        None => tail.to_string(),
+    };
+    format!("{scheme}{host}{tail}")
+}
+
 /// A fresh identifier for an index run: time and pid, unique enough on one machine.
 pub fn new_run_id() -> String {
     let nanos = std::time::SystemTime::now()
@@ -77,6 +119,63 @@ pub fn chain(e: &dyn std::error::Error) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn unsafe_paths_are_refused() {
+        for bad in [
+            "",
+            "/etc/passwd",
+            "..",
+            "../x",
+            "a/../../x",
+            "a//b",
+            "./a",
+            "a/.",
+            ".git/config",
+            "sub/.GIT/hooks/x",
+            ".git./config",
+            "git~1/config",
+            "a\\..\\b",
+        ] {
+            assert!(!super::is_safe_rel_path(bad), "{bad:?}");
+        }
+        for good in [
+            "a",
+            "src/main.rs",
+            ".github/x.yml",
+            "a/.gitignore",
+            "x..y/z",
+            "..a",
+            "a\nb",
+        ] {
+            assert!(super::is_safe_rel_path(good), "{good:?}");
+        }
+    }
+
+    #[test]
+    fn urls_lose_their_credentials() {
+        use super::redact_url;
+        assert_eq!(
+            redact_url("http://127.0.0.1:11434/v1"),
+            "http://127.0.0.1:11434/v1"
+        );
+        assert_eq!(
+            redact_url("https://user:pass@api.example/v1"),
+            "https://***@api.example/v1"
+        );
+        assert_eq!(redact_url("https://h/v1?key=sk-1"), "https://h/v1?***");
+        assert_eq!(redact_url("https://a:b@c@h"), "https://***@h");
+    }
+
+    #[test]
+    fn content_hashes_are_64_lower_hex() {
+        assert!(super::is_content_hash(&"a".repeat(64)));
+        assert!(!super::is_content_hash(&"A".repeat(64)));
+        assert!(!super::is_content_hash(&"a".repeat(63)));
+        assert!(!super::is_content_hash(
+            "x') OR true OR content_hash IN ('y"
+        ));
+    }
+
     #[test]
     fn sha256_of_empty_input() {
         assert_eq!(

@@ -11,14 +11,17 @@ use crate::Error;
 
 /// Run `doctor`.
 pub fn run(dir: &Path, args: &DoctorArgs) -> Result<Outcome, Error> {
-    let ws = Workspace::open(dir)?;
-    let before = doctor::check(&ws)?;
-    let mut repaired = Vec::new();
-    let mut after = None;
-    if args.repair && before.severity() != Severity::Healthy {
-        repaired = doctor::repair(&ws, &before)?;
-        after = Some(doctor::check(&ws)?);
-    }
+    let ws = super::open(dir)?;
+    let (before, repaired) = if args.repair {
+        doctor::repair(&ws)?
+    } else {
+        (doctor::check(&ws)?, Vec::new())
+    };
+    let after = if args.repair && before.severity() != Severity::Healthy {
+        Some(doctor::check(&ws)?)
+    } else {
+        None
+    };
     let last = after.as_ref().unwrap_or(&before);
     let mut out = std::io::stdout();
     if args.json {

@@ -17,7 +17,7 @@ pub const LOCK_WAIT: Duration = Duration::from_secs(30);
 
 /// Run `index`.
 pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     let quiet = args.quiet || args.hook;
     let opts = IndexOptions {
         dry_run: args.dry_run,
@@ -161,7 +161,7 @@ fn counts(s: &crate::store::catalog::RunStats) -> String {
 
 /// Run `hooks install|uninstall`.
 pub fn hooks(dir: &Path, action: &HooksAction) -> Result<Outcome, Error> {
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     let hooks_dir = hooks::hooks_dir(&ws.workdir)?;
     let changes = match action {
         HooksAction::Install => {

@@ -6,13 +6,12 @@ use std::path::Path;
 use super::{cmd_index, render, ModeArg, Outcome, SearchArgs};
 use crate::git::BranchRef;
 use crate::search::{self, budget, Mode, SearchError, SearchOptions};
-use crate::workspace::Workspace;
 use crate::Error;
 
 /// Run a search.
 pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
     crate::util::trace("start");
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     crate::util::trace("workspace open");
     let query = search::prepare(&args.query.join(" "))?;
     let current = ws.branch()?;

@@ -13,7 +13,7 @@ use crate::Error;
 
 /// Run `status`.
 pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     let branch = match &args.branch {
         Some(b) => BranchRef::named(b),
         None => ws.branch()?,
@@ -34,10 +34,10 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
         Some(m) => db.embedded_chunks(m)?,
         None => 0,
     };
-    let skipped_list = if args.verbose {
-        db.skipped(&branch.key)?
+    let (skipped_list, noted) = if args.verbose {
+        (db.skipped(&branch.key)?, db.noted(&branch.key)?)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let mut out = std::io::stdout();
     if args.json {
@@ -56,6 +56,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
             "interrupted_run": checkpoint.map(|c| serde_json::json!({
                 "phase": c.phase, "done": c.done, "total": c.total, "started_at": c.started_at})),
             "skipped_files": skipped_list.iter().map(|(p, r)| serde_json::json!({"path": p, "reason": r})).collect::<Vec<_>>(),
+            "noted_files": noted.iter().map(|(p, n)| serde_json::json!({"path": p, "note": n})).collect::<Vec<_>>(),
         });
         writeln!(out, "{obj}").map_err(Error::Output)?;
         return Ok(Outcome::Found);
@@ -77,7 +78,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
             "last run    {}, {:.2}s, commit {}: compute {}, add-tag {}, remove-tag {}, delete {}, unchanged {}",
             render::when(r.started_at),
             r.seconds,
-            r.head_commit.as_deref().map(|c| &c[..c.len().min(10)]).unwrap_or("(none)"),
+            r.head_commit.as_deref().map_or("(none)".into(), |c| c.chars().take(10).collect::<String>()),
             r.compute,
             r.add_tag,
             r.remove_tag,
@@ -105,7 +106,10 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
         ));
     }
     for (path, reason) in &skipped_list {
-        lines.push(format!("skipped     {path}: {reason}"));
+        lines.push(format!("skipped     {}: {reason}", render::path(path)));
+    }
+    for (path, note) in &noted {
+        lines.push(format!("note        {}: {note}", render::path(path)));
     }
     writeln!(out, "{}", lines.join("\n")).map_err(Error::Output)?;
     Ok(Outcome::Found)
@@ -113,7 +117,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
 
 /// Run `gc`: forget branches that are gone, delete content nobody uses and orphan chunks.
 pub fn gc(dir: &Path) -> Result<Outcome, Error> {
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     let mut keep: HashSet<String> = ws.repo.local_branches()?.into_iter().collect();
     keep.insert(ws.branch()?.key);
     let mut db = ws.db()?;
@@ -152,7 +156,7 @@ pub fn gc(dir: &Path) -> Result<Outcome, Error> {
 
 /// Run `export FILE`.
 pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     let bytes = crate::index::share::export(&ws, file)?;
     writeln!(
         std::io::stdout(),
@@ -166,7 +170,7 @@ pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
 
 /// Run `import FILE`.
 pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     let done = crate::index::share::import(&ws, file)?;
     let branches: Vec<String> = done.branches.iter().map(|b| display_key(b)).collect();
     writeln!(

@@ -24,19 +24,78 @@ const MAX_LIMIT: u64 = 50;
 /// Token budget of a `code_search` answer unless the call sets `max_tokens`.
 const DEFAULT_BUDGET: u64 = 6000;
 
-/// Serve requests from `input` until it closes, answering on `output`.
-pub fn serve(dir: &Path, input: impl BufRead, mut output: impl Write) -> Result<(), Error> {
-    for line in input.lines() {
-        let line = line.map_err(Error::Output)?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        if let Some(reply) = handle(dir, &line) {
+/// Longest request line read; a longer one is answered with an error and skipped, never
+/// held whole (a 500 MB line once took 1.5 GB).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Serve requests from `input` until it closes, answering on `output`. A line that is not
+/// UTF-8, not JSON or too long gets a JSON-RPC error, and the server goes on.
+pub fn serve(dir: &Path, mut input: impl BufRead, mut output: impl Write) -> Result<(), Error> {
+    let mut buf = Vec::new();
+    loop {
+        let reply = match read_line(&mut input, &mut buf, MAX_LINE).map_err(Error::Output)? {
+            Line::End => return Ok(()),
+            Line::TooLong => Some(rpc_error(
+                Value::Null,
+                -32600,
+                &format!("request line longer than {MAX_LINE} bytes"),
+            )),
+            Line::Read => match std::str::from_utf8(&buf) {
+                Err(_) => Some(rpc_error(Value::Null, -32700, "parse error: not UTF-8")),
+                Ok(line) if line.trim().is_empty() => None,
+                Ok(line) => handle(dir, line),
+            },
+        };
+        if let Some(reply) = reply {
             writeln!(output, "{reply}").map_err(Error::Output)?;
             output.flush().map_err(Error::Output)?;
         }
     }
-    Ok(())
+}
+
+/// What [`read_line`] found.
+#[derive(Debug, PartialEq)]
+pub enum Line {
+    /// A line (without its newline) is in the buffer.
+    Read,
+    /// A line longer than the limit was read past and dropped.
+    TooLong,
+    /// The input is closed.
+    End,
+}
+
+/// Read one `\n`-terminated line into `buf` (cleared first), keeping at most `max` bytes:
+/// the rest of a longer line is consumed and dropped.
+pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Line> {
+    buf.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(match (any, too_long) {
+                (false, _) => Line::End,
+                (true, true) => Line::TooLong,
+                (true, false) => Line::Read,
+            });
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1),
+            None => (chunk, chunk.len()),
+        };
+        let ends = done > part.len();
+        if !too_long && buf.len() + part.len() <= max {
+            buf.extend_from_slice(part);
+        } else {
+            too_long = true;
+            buf.clear();
+        }
+        input.consume(done);
+        if ends {
+            return Ok(if too_long { Line::TooLong } else { Line::Read });
+        }
+    }
 }
 
 /// Answer one message (`None` for notifications).
@@ -190,7 +249,7 @@ pub fn check_path_glob(glob: &str) -> Result<(), String> {
 
 /// Open the workspace and make sure the checked-out branch has an index.
 fn ready(dir: &Path) -> Result<(Workspace, String), ToolError> {
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     let branch = ws.branch()?;
     if !ws.db()?.has_branch(&branch.key)? {
         let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
@@ -289,7 +348,7 @@ fn symbol_lookup(dir: &Path, args: &Value) -> Result<Value, ToolError> {
 }
 
 fn index_status(dir: &Path) -> Result<Value, ToolError> {
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     let branch = ws.branch()?;
     let db = ws.db()?;
     let [files, skipped, contents, chunks, symbols] = db.branch_counts(&branch.key)?;
@@ -305,7 +364,7 @@ fn index_status(dir: &Path) -> Result<Value, ToolError> {
 }
 
 fn reindex(dir: &Path) -> Result<Value, ToolError> {
-    let ws = Workspace::open(dir)?;
+    let ws = super::open(dir)?;
     let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
     let report = crate::index::run(&ws, &opts)?;
     let text = cmd_index::summary(&report);
@@ -352,5 +411,69 @@ mod tests {
         assert_eq!(bad["error"]["code"], -32601);
         let junk = handle(&dir, "{not json").unwrap();
         assert_eq!(junk["error"]["code"], -32700);
+    }
+
+    /// Replies `serve` writes for `input`, parsed.
+    fn replies(input: &[u8]) -> Vec<Value> {
+        let mut out = Vec::new();
+        serve(&std::env::temp_dir(), input, &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn bad_lines_get_errors_and_the_server_goes_on() {
+        let ping = br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
+        let mut input = b"\xff\xfe not utf-8\n".to_vec();
+        input.extend(vec![b'x'; MAX_LINE + 10]);
+        input.push(b'\n');
+        input.extend_from_slice(ping);
+        input.push(b'\n');
+        let got = replies(&input);
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[0]["error"]["code"], -32700);
+        assert_eq!(got[1]["error"]["code"], -32600);
+        assert_eq!(got[2]["id"], 7);
+        assert!(got[2]["result"].is_object());
+    }
+
+    #[test]
+    fn a_line_is_never_held_beyond_the_limit() {
+        let mut input: &[u8] = b"abcdefghij\nxy";
+        let mut buf = Vec::new();
+        assert_eq!(read_line(&mut input, &mut buf, 4).unwrap(), Line::TooLong);
+        assert!(buf.len() <= 4);
+        assert_eq!(read_line(&mut input, &mut buf, 4).unwrap(), Line::Read);
+        assert_eq!(buf, b"xy");
+        assert_eq!(read_line(&mut input, &mut buf, 4).unwrap(), Line::End);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Any bytes at all: one reply per non-blank line, every reply valid JSON-RPC, no panic.
+        #[test]
+        fn any_input_gets_one_answer_per_line(lines in proptest::collection::vec(
+            proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200), 0..8)) {
+            let mut input = Vec::new();
+            let mut expected = 0;
+            for mut l in lines {
+                l.retain(|&b| b != b'\n');
+                let blank = std::str::from_utf8(&l).is_ok_and(|s| s.trim().is_empty());
+                if !blank {
+                    expected += 1;
+                }
+                input.extend(l);
+                input.push(b'\n');
+            }
+            let got = replies(&input);
+            // Valid JSON without an id is a notification: no answer.
+            proptest::prop_assert!(got.len() <= expected);
+            for r in got {
+                proptest::prop_assert_eq!(&r["jsonrpc"], "2.0");
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@ pub mod cmd_index;
 pub mod cmd_model;
 pub mod cmd_search;
 pub mod cmd_status;
+pub mod cmd_trust;
 pub mod mcp;
 pub mod render;
 
@@ -67,6 +68,14 @@ pub enum Command {
     },
     /// Serve the Model Context Protocol over stdio, for coding agents.
     Mcp,
+    /// Let this repository's .codesearch.toml choose remote providers, URLs, API key
+    /// variables and [llm] settings (recorded for its exact content; a change needs trusting
+    /// again).
+    Trust {
+        /// Withdraw the trust instead.
+        #[arg(long)]
+        revoke: bool,
+    },
     /// Write a snapshot of the index to FILE (a tar), e.g. built once by CI.
     Export {
         /// Where to write the snapshot.
@@ -235,9 +244,43 @@ pub enum Outcome {
     NotFound,
 }
 
+/// Parse a command line. Leading `-C DIR` options are taken out first, as git takes them:
+/// clap would otherwise read the word after them as a query (`-C DIR index` searched for
+/// "index"). Several compose, each relative to the one before.
+pub fn parse_args<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> Result<Cli, clap::Error> {
+    let mut args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    let mut dir: Option<PathBuf> = None;
+    while args.len() > 1 {
+        let a = args[1].to_string_lossy().into_owned();
+        let value = if a == "-C" && args.len() > 2 {
+            let v = args.remove(2);
+            args.remove(1);
+            v
+        } else if let Some(v) = a.strip_prefix("-C").filter(|v| !v.is_empty()) {
+            let v = std::ffi::OsString::from(v.trim_start_matches('='));
+            args.remove(1);
+            v
+        } else {
+            break;
+        };
+        dir = Some(match dir {
+            Some(d) => d.join(value),
+            None => PathBuf::from(value),
+        });
+    }
+    let mut cli = Cli::try_parse_from(args)?;
+    if let Some(d) = dir {
+        cli.dir = Some(match cli.dir.take() {
+            Some(inner) => d.join(inner),
+            None => d,
+        });
+    }
+    Ok(cli)
+}
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_args(std::env::args_os()).unwrap_or_else(|e| e.exit());
     let _ = ctrlc::set_handler(|| {
         if crate::index::interrupted() {
             // Second Ctrl-C: give up at once; the last checkpoint is already saved.
@@ -260,6 +303,25 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Open the workspace of `dir`; the first time in this process, say on stderr which
+/// settings of an untrusted `.codesearch.toml` were ignored.
+pub(crate) fn open(dir: &std::path::Path) -> Result<crate::workspace::Workspace, Error> {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let ws = crate::workspace::Workspace::open(dir)?;
+    let ignored = &ws.config.untrusted;
+    if !ignored.is_empty() && !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "warning: {} sets {}, which only a trusted file may set: ignored (they choose where code \
+             and credentials go). Set them in your git config, or run `git codesearch trust` \
+             after reading the file.",
+            crate::config::CONFIG_FILE,
+            ignored.join(", ")
+        );
+    }
+    Ok(ws)
+}
+
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome, Error> {
     let dir = match &cli.dir {
@@ -277,6 +339,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
         Some(Command::Export { file }) => cmd_status::export(&dir, &file),
         Some(Command::Import { file }) => cmd_status::import(&dir, &file),
         Some(Command::Model { action }) => cmd_model::run(&action),
+        Some(Command::Trust { revoke }) => cmd_trust::run(&dir, revoke),
         Some(Command::Mcp) => {
             let stdin = std::io::stdin();
             mcp::serve(&dir, stdin.lock(), std::io::stdout()).map(|_| Outcome::Found)
@@ -312,5 +375,19 @@ mod tests {
         ));
         let cli = Cli::try_parse_from(["git-codesearch", "search", "index"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Search(_))));
+    }
+
+    #[test]
+    fn a_leading_dir_option_keeps_the_command_a_command() {
+        let parse = |a: &[&str]| parse_args(a.iter().map(std::ffi::OsString::from)).unwrap();
+        let cli = parse(&["git-codesearch", "-C", "/repo", "index"]);
+        assert!(matches!(cli.command, Some(Command::Index(_))), "{cli:?}");
+        assert_eq!(cli.dir, Some(PathBuf::from("/repo")));
+        let cli = parse(&["git-codesearch", "-C/a", "-C", "b", "status"]);
+        assert!(matches!(cli.command, Some(Command::Status(_))));
+        assert_eq!(cli.dir, Some(PathBuf::from("/a/b")));
+        let cli = parse(&["git-codesearch", "-C", "/repo", "parse", "config"]);
+        assert!(cli.command.is_none());
+        assert_eq!(cli.search.query, ["parse", "config"]);
     }
 }

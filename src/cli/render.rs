@@ -39,6 +39,60 @@ pub fn when(unix: i64) -> String {
     )
 }
 
+/// A path as a terminal should show it: as is when plain, else in double quotes with C-style
+/// escapes, as git quotes paths (`core.quotePath`). A file name holding a newline would
+/// otherwise print as two paths, and one holding escape sequences would drive the terminal.
+pub fn path(p: &str) -> std::borrow::Cow<'_, str> {
+    if !p
+        .chars()
+        .any(|c| c.is_control() || c == '"' || c == '\\' || is_bidi(c))
+    {
+        return p.into();
+    }
+    let mut out = String::from("\"");
+    for c in p.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() || is_bidi(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out.into()
+}
+
+/// A line of file content made safe for a terminal: control characters other than tab (an
+/// ESC starting an ANSI or OSC sequence, a carriage return that overwrites the line) and
+/// bidirectional overrides are shown as visible escapes, never sent as they are.
+pub fn safe_text(line: &str) -> std::borrow::Cow<'_, str> {
+    // A CRLF file's line ending is not content.
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if !line
+        .chars()
+        .any(|c| (c.is_control() && c != '\t') || is_bidi(c))
+    {
+        return line.into();
+    }
+    line.chars()
+        .map(|c| {
+            if (c.is_control() && c != '\t') || is_bidi(c) {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// Unicode bidirectional embedding, override and isolate controls ("Trojan Source").
+fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// Does this line contain any of the terms (case-insensitive)?
 fn matches(line: &str, terms: &[String]) -> usize {
     let lower = line.to_lowercase();
@@ -138,7 +192,7 @@ pub fn write_text(
         writeln!(
             out,
             "{path_on}{}{off}:{}-{}  score {:.4}  [{}]",
-            hit.path,
+            path(&hit.path),
             hit.start_line,
             hit.end_line,
             hit.score,
@@ -153,6 +207,7 @@ pub fn write_text(
                 Style::Snippet => line.chars().take(160).collect(),
                 Style::Full { .. } => line.clone(),
             };
+            let line = safe_text(&line);
             writeln!(out, "{n:>6}│ {}", highlight(&line, &q.terms, color))?;
         }
         writeln!(out)?;
@@ -237,7 +292,7 @@ pub fn write_files(
             });
             writeln!(out, "{obj}")?;
         } else {
-            writeln!(out, "{}", f.path)?;
+            writeln!(out, "{}", path(&f.path))?;
         }
     }
     Ok(())
@@ -252,6 +307,20 @@ mod tests {
         assert_eq!(when(0), "1970-01-01 00:00:00 UTC");
         assert_eq!(when(1_795_305_600), "2026-11-22 00:00:00 UTC");
         assert_eq!(when(951_782_400), "2000-02-29 00:00:00 UTC");
+    }
+
+    #[test]
+    fn paths_and_content_never_reach_the_terminal_raw() {
+        assert_eq!(path("src/a.rs"), "src/a.rs");
+        assert_eq!(path("a\nb.rs"), "\"a\\nb.rs\"");
+        assert_eq!(path("x\u{1b}]0;t\u{7}"), "\"x\\u{1b}]0;t\\u{7}\"");
+        assert_eq!(safe_text("\tlet x = 1;"), "\tlet x = 1;");
+        let shown = safe_text("a\u{1b}[2Jb\rc\u{202e}d");
+        assert!(
+            !shown.chars().any(|c| c.is_control() || is_bidi(c)),
+            "{shown}"
+        );
+        assert_eq!(shown, "a\\u{1b}[2Jb\\u{d}c\\u{202e}d");
     }
 
     #[test]

@@ -1,11 +1,20 @@
 //! Settings, resolved once: defaults < `.codesearch.toml` in the work tree < git config
 //! (`codesearch.*`) < command-line flags. The rest of the library only sees [`Config`].
+//!
+//! `.codesearch.toml` comes with the repository, so it is untrusted: it may tune ranking
+//! and indexing, but where code and credentials go (a remote embedding provider, its URL and
+//! key variable, every `[llm]` setting) it decides only once the user has trusted that exact
+//! file (`git codesearch trust`, which records its SHA-256 in the local git config, like
+//! `direnv allow`). Until then those keys keep their defaults and [`Config::untrusted`]
+//! names them, for the CLI to say so.
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+mod file;
 mod llm;
+pub use file::{read_config_file, MAX_CONFIG_BYTES, TRUST_KEY};
 pub use llm::LlmConfig;
 
 /// Name of the per-repository configuration file, at the top of the work tree.
@@ -21,6 +30,12 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
+    /// The config file is a symbolic link, not a regular file, or too large.
+    #[error("refusing to read {path}: {why}")]
+    Refused { path: PathBuf, why: String },
+    /// `git codesearch trust` could not write the local git config.
+    #[error("cannot record the trust in the local git config: {why}")]
+    Trust { why: String },
     /// The config file is not valid TOML or has unknown keys.
     #[error("invalid configuration in {path}")]
     Parse {
@@ -43,6 +58,10 @@ impl ConfigError {
     pub fn hint(&self) -> Option<String> {
         Some(match self {
             ConfigError::Read { .. } => "check the file's permissions".into(),
+            ConfigError::Refused { .. } => format!(
+                "{CONFIG_FILE} must be a regular file of at most {MAX_CONFIG_BYTES} bytes; remove or replace it"
+            ),
+            ConfigError::Trust { .. } => "check that .git/config is writable".into(),
             ConfigError::Parse { .. } => {
                 "see README.md, section \"Configuration\", for the keys and their defaults".into()
             }
@@ -66,6 +85,10 @@ pub struct Config {
     pub embed: EmbedConfig,
     /// The optional chat model (query rewrite, rerank).
     pub llm: LlmConfig,
+    /// Keys `.codesearch.toml` set that only a trusted file may set; they were left at
+    /// their defaults (empty when the file is trusted or sets none).
+    #[serde(skip)]
+    pub untrusted: Vec<String>,
 }
 
 /// Embedding provider settings (vector search).
@@ -279,13 +302,20 @@ impl Config {
         git_value: impl Fn(&str) -> Option<String>,
     ) -> Result<Config, ConfigError> {
         let path = workdir.join(CONFIG_FILE);
-        let mut config = match std::fs::read_to_string(&path) {
-            Ok(text) => toml::from_str(&text).map_err(|e| ConfigError::Parse {
-                path: path.clone(),
-                source: Box::new(e),
-            })?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
-            Err(e) => return Err(ConfigError::Read { path, source: e }),
+        let mut config = match read_config_file(&path)? {
+            Some(text) => {
+                let mut c: Config = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+                    path: path.clone(),
+                    source: Box::new(e),
+                })?;
+                let trusted =
+                    git_value(TRUST_KEY) == Some(crate::util::sha256_hex(text.as_bytes()));
+                if !trusted {
+                    c.untrusted = c.drop_untrusted();
+                }
+                c
+            }
+            None => Config::default(),
         };
         config.validate(&path.display().to_string())?;
         // Validated again after git config, so a bad range is blamed on what set it.
@@ -408,6 +438,23 @@ impl Config {
                 i.chunk_tokens.to_string(),
                 "must be 16..=8192",
             ));
+        }
+        // Upper bounds: a committed file must not be able to make one run read gigabytes per
+        // file or wait for minutes (see docs/security.md).
+        let e = &self.embed;
+        for (key, v, max) in [
+            ("index.batch_files", i.batch_files as u64, 10_000),
+            ("index.max_file_size", i.max_file_size, 100 << 20),
+            ("index.max_lines", i.max_lines as u64, 1_000_000),
+            ("embed.search_budget_secs", e.search_budget_secs, 600),
+            ("embed.timeout_secs", e.timeout_secs, 600),
+            ("embed.max_retries", u64::from(e.max_retries), 20),
+            ("embed.backoff_max_ms", e.backoff_max_ms, 600_000),
+            ("llm.timeout_secs", self.llm.timeout_secs, 600),
+        ] {
+            if v > max {
+                return Err(bad(key, v.to_string(), &format!("must be at most {max}")));
+            }
         }
         if i.batch_files == 0 {
             return Err(bad("index.batch_files", "0".into(), "must be >= 1"));

@@ -93,9 +93,10 @@ pub fn from_config(cfg: &EmbedConfig) -> Result<Option<Box<dyn Embedder>>, Embed
 /// dimension: vectors of different ids never mix.
 pub fn model_id(cfg: &EmbedConfig) -> Option<String> {
     match cfg.provider.as_str() {
+        // Shown by `status` and stored: never with the URL's credentials.
         "openai" => Some(format!(
             "openai:{}|{}|{}",
-            cfg.url.trim_end_matches('/'),
+            crate::util::redact_url(cfg.url.trim_end_matches('/')),
             cfg.model,
             cfg.dimension
         )),

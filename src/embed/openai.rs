@@ -54,7 +54,7 @@ impl OpenAi {
             .enable_all()
             .build()
             .map_err(|e| EmbedError::BadAnswer {
-                url: cfg.url.clone(),
+                url: crate::util::redact_url(&cfg.url),
                 what: format!("cannot start the I/O runtime: {e}"),
             })?;
         Ok(OpenAi {
@@ -84,7 +84,7 @@ impl OpenAi {
                 Err(Failure::Retry(why, after)) => {
                     if attempt >= self.cfg.max_retries {
                         return Err(EmbedError::GaveUp {
-                            url: self.url.clone(),
+                            url: crate::util::redact_url(&self.url),
                             attempts: attempt + 1,
                             last: why,
                         });
@@ -128,7 +128,7 @@ impl OpenAi {
         }
         if !status.is_success() {
             return Err(Failure::Fatal(EmbedError::Refused {
-                url: self.url.clone(),
+                url: crate::util::redact_url(&self.url),
                 status: status.as_u16(),
                 body: self.redact(&text),
             }));
@@ -138,7 +138,7 @@ impl OpenAi {
 
     fn parse(&self, text: &str, n: usize) -> Result<Vec<Vec<f32>>, EmbedError> {
         let bad = |what: String| EmbedError::BadAnswer {
-            url: self.url.clone(),
+            url: crate::util::redact_url(&self.url),
             what,
         };
         let v: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
@@ -173,14 +173,20 @@ impl OpenAi {
         Ok(out.into_iter().map(|(_, v)| v).collect())
     }
 
-    /// Never echo the key, even if a server puts it in an error message.
+    /// Never echo the key, even if a server puts it in an error message: redacted first,
+    /// then cut (cut first, a key straddling the cut would leave its start readable).
     fn redact(&self, text: &str) -> String {
-        let mut t: String = text.chars().take(300).collect();
-        if let Some(k) = self.key.as_deref().filter(|k| !k.is_empty()) {
-            t = t.replace(k, "***");
-        }
-        t
+        redact_key(text, self.key.as_deref())
     }
+}
+
+/// `text` with every occurrence of `key` replaced, cut to 300 characters.
+fn redact_key(text: &str, key: Option<&str>) -> String {
+    let full = match key.filter(|k| !k.is_empty()) {
+        Some(k) => text.replace(k, "***"),
+        None => text.to_string(),
+    };
+    full.chars().take(300).collect()
 }
 
 fn describe(e: reqwest::Error) -> String {
@@ -212,5 +218,19 @@ impl Embedder for OpenAi {
             out.extend(self.batch(batch)?);
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_straddling_the_cut_is_never_shown_in_part() {
+        let key = "sk-secretsecretsecretsecret";
+        let body = format!("{}{key}", "e".repeat(290));
+        let shown = redact_key(&body, Some(key));
+        assert!(!shown.contains("sk-secr"), "{shown}");
+        assert!(shown.ends_with("***"), "{shown}");
     }
 }

@@ -84,7 +84,7 @@ impl Repo {
         let new = commit.tree_id()?.detach();
         let old = parents.first().map(|&p| tree_of(p)).transpose()?;
         let mut changed = Vec::new();
-        let within = self.diff_trees(old, Some(new), "", &mut changed, cap)?;
+        let within = self.diff_trees(old, Some(new), &mut changed, cap)?;
         Ok(Some(Commit {
             id: info.id.to_hex().to_string(),
             message,
@@ -92,40 +92,56 @@ impl Repo {
         }))
     }
 
-    /// Add to `out` the file paths (under `prefix`) that differ between trees `a` and `b`;
-    /// false (and stop) once more than `cap` are found.
+    /// Add to `out` the file paths that differ between trees `a` and `b`; false (and stop)
+    /// once more than `cap` are found. Iterative, with the pending subtrees on a heap stack:
+    /// a crafted tree nested 16,000 deep overflowed the recursive version's stack, in every
+    /// index run. Paths come out in the order a recursive walk gives.
     fn diff_trees(
         &self,
         a: Option<gix::ObjectId>,
         b: Option<gix::ObjectId>,
-        prefix: &str,
         out: &mut Vec<String>,
         cap: usize,
     ) -> Result<bool, BoxError> {
-        let left = self.tree_entries(a)?;
-        let right = self.tree_entries(b)?;
-        let mut names: Vec<&String> = left.keys().chain(right.keys()).collect();
-        names.sort();
-        names.dedup();
-        for name in names {
-            let (l, r) = (left.get(name), right.get(name));
-            if l.map(|e| e.1) == r.map(|e| e.1) {
-                continue;
-            }
-            let path = format!("{prefix}{name}");
-            let subtree = |e: Option<&(bool, gix::ObjectId)>| e.filter(|e| e.0).map(|e| e.1);
-            let (lt, rt) = (subtree(l), subtree(r));
-            if (lt.is_some() || rt.is_some())
-                && !self.diff_trees(lt, rt, &format!("{path}/"), out, cap)?
-            {
-                return Ok(false);
-            }
-            // A file on either side (not a tree on both) changed.
-            if l.is_some_and(|e| !e.0) || r.is_some_and(|e| !e.0) {
-                out.push(path);
-            }
-            if out.len() > cap {
-                return Ok(false);
+        // A pending subtree pair, or a file path to emit once its subtree (if any) is done.
+        enum Todo {
+            Trees(Option<gix::ObjectId>, Option<gix::ObjectId>, String),
+            File(String),
+        }
+        let mut stack = vec![Todo::Trees(a, b, String::new())];
+        while let Some(todo) = stack.pop() {
+            let (a, b, prefix) = match todo {
+                Todo::File(path) => {
+                    out.push(path);
+                    if out.len() > cap {
+                        return Ok(false);
+                    }
+                    continue;
+                }
+                Todo::Trees(a, b, prefix) => (a, b, prefix),
+            };
+            let left = self.tree_entries(a)?;
+            let right = self.tree_entries(b)?;
+            let mut names: Vec<&String> = left.keys().chain(right.keys()).collect();
+            names.sort();
+            names.dedup();
+            // Pushed in reverse so that the first name is handled first.
+            for name in names.into_iter().rev() {
+                let (l, r) = (left.get(name), right.get(name));
+                if l.map(|e| e.1) == r.map(|e| e.1) {
+                    continue;
+                }
+                let path = format!("{prefix}{name}");
+                // A file on either side (not a tree on both) changed: emitted after the
+                // subtree of the same name, as the recursive walk did.
+                if l.is_some_and(|e| !e.0) || r.is_some_and(|e| !e.0) {
+                    stack.push(Todo::File(path.clone()));
+                }
+                let subtree = |e: Option<&(bool, gix::ObjectId)>| e.filter(|e| e.0).map(|e| e.1);
+                let (lt, rt) = (subtree(l), subtree(r));
+                if lt.is_some() || rt.is_some() {
+                    stack.push(Todo::Trees(lt, rt, format!("{path}/")));
+                }
             }
         }
         Ok(true)

@@ -129,7 +129,7 @@ pub fn install(dir: &Path, bin: &Path) -> Result<Vec<HookChange>, HookError> {
         } else {
             HookChange::Installed(path.clone())
         };
-        let text = template.replace("@BIN@", &bin.display().to_string().replace('"', "\\\""));
+        let text = template.replace("@BIN@", &shell_quote(&bin.display().to_string()));
         write_executable(&path, &text)?;
         changes.push(change);
     }
@@ -154,6 +154,12 @@ pub fn uninstall(dir: &Path) -> Result<Vec<HookChange>, HookError> {
         changes.push(HookChange::Removed { path, restored });
     }
     Ok(changes)
+}
+
+/// `text` as one single-quoted POSIX shell word: nothing inside is expanded (a binary path
+/// holding `$(…)` or a backquote once ran a command at every checkout).
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 fn write_executable(path: &Path, text: &str) -> Result<(), HookError> {
@@ -194,5 +200,30 @@ mod tests {
         );
         assert!(!dir.path().join("post-checkout").exists());
         assert!(!chained_path(&user).exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_binary_path_is_never_expanded_by_the_shell() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("pwned");
+        let bin = format!(
+            "/opt/x\"$(touch {m})`touch {m}`'$(touch {m})/git-codesearch",
+            m = marker.display()
+        );
+        install(dir.path(), Path::new(&bin)).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("post-checkout")).unwrap();
+        assert!(text.contains(&shell_quote(&bin)));
+        let out = std::process::Command::new("sh")
+            .arg(dir.path().join("post-checkout"))
+            .current_dir(dir.path())
+            .env("PATH", "/usr/bin:/bin")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        assert!(
+            !marker.exists(),
+            "the hook ran a command from the binary path"
+        );
     }
 }

@@ -104,12 +104,18 @@ pub fn display_key(key: &str) -> String {
     if let Some(name) = key.strip_prefix("refs/heads/") {
         name.to_string()
     } else if let Some(id) = key.strip_prefix("detached/") {
-        format!("(detached at {})", &id[..id.len().min(10)])
+        format!("(detached at {})", short(id))
     } else if let Some(id) = key.strip_prefix("rev/") {
-        format!("(commit {})", &id[..id.len().min(10)])
+        format!("(commit {})", short(id))
     } else {
         key.to_string()
     }
+}
+
+/// The first ten characters of a commit id. A key given by the user (`--branch`) may hold
+/// anything, so it is cut by characters, never by bytes.
+fn short(id: &str) -> String {
+    id.chars().take(10).collect()
 }
 
 /// An opened, non-bare repository.
@@ -214,5 +220,21 @@ impl Repo {
             path: self.workdir.clone(),
             source: Box::new(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn any_branch_key_displays_without_panicking() {
+        assert_eq!(
+            super::display_key("detached/0123456789abcdef"),
+            "(detached at 0123456789)"
+        );
+        assert_eq!(
+            super::display_key("detached/ééééééééééé"),
+            "(detached at éééééééééé)"
+        );
+        assert_eq!(super::display_key("rev/日本語"), "(commit 日本語)");
     }
 }

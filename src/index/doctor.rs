@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use super::lock::{self, Contention};
 use super::run::{IndexOptions, ResumeChoice};
 use super::IndexError;
+use crate::store::state::LockHolder;
 use crate::store::{ChunkStore, Db, StoreError};
 use crate::workspace::{Workspace, DB_FILE, LANCE_DIR};
 
@@ -103,6 +104,12 @@ const SAMPLE: usize = 200;
 
 /// Run every check. Never modifies anything.
 pub fn check(ws: &Workspace) -> Result<Health, IndexError> {
+    check_as(ws, None)
+}
+
+/// Run every check; `me` is this process when it holds the index lock (a repair), so its
+/// own lock is not reported as a run in progress.
+fn check_as(ws: &Workspace, me: Option<&LockHolder>) -> Result<Health, IndexError> {
     let mut h = Health::default();
     if !ws.has_index() {
         h.notes
@@ -142,7 +149,7 @@ pub fn check(ws: &Workspace) -> Result<Health, IndexError> {
     if let Err(e) = check_vectors(ws, &db, &chunks, &mut h) {
         return severe(h, e);
     }
-    check_runs(&db, &mut h)?;
+    check_runs(&db, me, &mut h)?;
     check_work_tree(ws, &db, &mut h)?;
     h.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Ok(h)
@@ -153,7 +160,7 @@ pub fn check(ws: &Workspace) -> Result<Health, IndexError> {
 fn severe(mut h: Health, e: StoreError) -> Result<Health, IndexError> {
     match e {
         StoreError::TooNew { .. } => h.add(Severity::Corrupted, e.to_string(), Repair::Refuse),
-        StoreError::Dir { .. } => return Err(e.into()),
+        StoreError::Dir { .. } | StoreError::Access { .. } => return Err(e.into()),
         _ => h.add(Severity::Corrupted, chain(&e), Repair::Rebuild),
     }
     Ok(h)
@@ -285,18 +292,13 @@ fn check_vectors(
 }
 
 /// Locks and interrupted runs.
-fn check_runs(db: &Db, h: &mut Health) -> Result<(), IndexError> {
-    let holder = db.lock_holder()?;
+fn check_runs(db: &Db, me: Option<&LockHolder>, h: &mut Health) -> Result<(), IndexError> {
+    let holder = db
+        .lock_holder()?
+        .filter(|l| me.is_none_or(|me| !is_me(l, me)));
     let live = match &holder {
-        Some(l) if l.expires_at < crate::util::unix_now() || lock::is_dead(l) => {
-            h.add(
-                Severity::Degraded,
-                format!(
-                    "stale index lock of pid {} on {} (the process is gone)",
-                    l.pid, l.host
-                ),
-                Repair::ReleaseLock,
-            );
+        Some(l) if lock::is_stale(l) => {
+            add_stale_lock(h, l);
             false
         }
         Some(l) => {
@@ -321,6 +323,21 @@ fn check_runs(db: &Db, h: &mut Health) -> Result<(), IndexError> {
     Ok(())
 }
 
+fn add_stale_lock(h: &mut Health, l: &LockHolder) {
+    h.add(
+        Severity::Degraded,
+        format!(
+            "stale index lock of pid {} on {} (the process is gone)",
+            l.pid, l.host
+        ),
+        Repair::ReleaseLock,
+    );
+}
+
+fn is_me(holder: &LockHolder, me: &LockHolder) -> bool {
+    holder.pid == me.pid && holder.pid_start == me.pid_start && holder.host == me.host
+}
+
 /// A sample of indexed files must still exist in the work tree.
 fn check_work_tree(ws: &Workspace, db: &Db, h: &mut Health) -> Result<(), IndexError> {
     let branch = ws.repo.branch()?;
@@ -343,33 +360,52 @@ fn check_work_tree(ws: &Workspace, db: &Db, h: &mut Health) -> Result<(), IndexE
     Ok(())
 }
 
-/// Apply the repairs of `health`. Returns what was done, in words.
-pub fn repair(ws: &Workspace, health: &Health) -> Result<Vec<String>, IndexError> {
-    let mut done = Vec::new();
-    let repairs: Vec<&Repair> = health.findings.iter().map(|f| &f.repair).collect();
-    if repairs.contains(&&Repair::Refuse) {
-        return Ok(done);
-    }
-    let mut reindex = false;
-    if repairs.contains(&&Repair::Rebuild) {
-        wipe(ws)?;
-        done.push(format!(
-            "removed the damaged index in {}",
-            ws.index_dir.display()
-        ));
-        reindex = true;
-    } else {
-        let mut db = ws.db()?;
-        if repairs.contains(&&Repair::ReleaseLock) {
-            db.break_lock()?;
-            done.push("released the stale lock".into());
+/// Check and repair under the index lock, so that nothing another process writes meanwhile
+/// (an import's chunks before its catalog commits) is taken for damage. Returns what the
+/// check found and what was done, in words. An index whose database cannot even be opened
+/// cannot be locked, nor written by anyone else: only then is it rebuilt without the lock.
+pub fn repair(ws: &Workspace) -> Result<(Health, Vec<String>), IndexError> {
+    let me = lock::me();
+    let mut db = match ws.db() {
+        Ok(d) => Some(d),
+        Err(e @ (StoreError::Dir { .. } | StoreError::Access { .. })) => return Err(e.into()),
+        Err(_) => None,
+    };
+    // A stale lock is taken over by `acquire`: remember it to report and count it.
+    let stale = db
+        .as_ref()
+        .and_then(|d| d.lock_holder().ok().flatten())
+        .filter(lock::is_stale);
+    if let Some(d) = db.as_mut() {
+        match lock::acquire(d, &me, Contention::Wait(LOCK_WAIT), |_| {}) {
+            Ok(_) => {}
+            Err(IndexError::Store(e))
+                if !matches!(e, StoreError::Dir { .. } | StoreError::Access { .. }) =>
+            {
+                db = None
+            }
+            Err(e) => return Err(e),
         }
-        let me = lock::me();
-        lock::acquire(&mut db, &me, Contention::Wait(LOCK_WAIT), |_| {})?;
-        let result = targeted(ws, &db, &repairs, &mut done);
-        db.unlock(&me)?;
-        reindex = result? || reindex;
     }
+    let result = match db.as_ref() {
+        Some(_) => check_as(ws, Some(&me)),
+        None => check(ws),
+    }
+    .and_then(|mut health| {
+        if let Some(l) = &stale {
+            add_stale_lock(&mut health, l);
+            health
+                .findings
+                .sort_by_key(|f| std::cmp::Reverse(f.severity));
+        }
+        let done = apply(ws, db.as_ref(), &health)?;
+        Ok((health, done))
+    });
+    // After a rebuild the lock row is gone with the old database.
+    if let Some(d) = &db {
+        let _ = d.unlock(&me);
+    }
+    let (health, (mut done, reindex)) = result?;
     if reindex {
         let opts = IndexOptions {
             dry_run: false,
@@ -383,7 +419,39 @@ pub fn repair(ws: &Workspace, health: &Health) -> Result<Vec<String>, IndexError
         super::run(ws, &opts)?;
         done.push("brought the index of the checked-out branch up to date".into());
     }
-    Ok(done)
+    Ok((health, done))
+}
+
+/// Apply the repairs of `health`, holding the lock through `db` (None: the database could
+/// not be opened). Returns what was done and whether an index run must follow.
+fn apply(
+    ws: &Workspace,
+    db: Option<&Db>,
+    health: &Health,
+) -> Result<(Vec<String>, bool), IndexError> {
+    let mut done = Vec::new();
+    let repairs: Vec<&Repair> = health.findings.iter().map(|f| &f.repair).collect();
+    if repairs.contains(&&Repair::Refuse) || repairs.is_empty() {
+        return Ok((done, false));
+    }
+    if repairs.contains(&&Repair::ReleaseLock) {
+        // `acquire` above took the stale lock over.
+        done.push("released the stale lock".into());
+    }
+    match db {
+        Some(db) if !repairs.contains(&&Repair::Rebuild) => {
+            let reindex = targeted(ws, db, &repairs, &mut done)?;
+            Ok((done, reindex))
+        }
+        _ => {
+            wipe(ws)?;
+            done.push(format!(
+                "removed the damaged index in {}",
+                ws.index_dir.display()
+            ));
+            Ok((done, true))
+        }
+    }
 }
 
 /// Repairs done under the lock. Returns whether an index run must follow.

@@ -91,8 +91,8 @@ pub(super) fn run(
         };
         // Progress notes are best effort: the embedded marks are the real record.
         let _ = db.save_checkpoint(&cp);
-        let _ = db.renew_lock(me, now + lock::LEASE_SECS);
     };
+    let hold = || lock::renew(db, me);
     if total > done {
         db.save_checkpoint(&cp)?;
     }
@@ -104,6 +104,7 @@ pub(super) fn run(
         batch_size: ws.config.embed.batch_size,
         deadline,
         progress: &progress,
+        hold: &hold,
     })?;
     bar.finish_and_clear();
     db.clear_checkpoint()?;

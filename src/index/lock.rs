@@ -1,6 +1,8 @@
-//! The index lock: one index run at a time per index directory. The holder is named by pid
-//! and process start time; an expired lease, or a holder whose process is gone, is taken
-//! over. A second run waits (up to a limit) and then names the holder.
+//! The index lock: one index run at a time per index directory. The holder is named by pid,
+//! process start time and host. On this host the holder's process decides: alive, it keeps
+//! the lock however long it runs; gone, the lock is taken over at once. The lease only
+//! decides for a holder on another host (an index on a shared disk). A second run waits (up
+//! to a limit) and then names the holder.
 
 use std::time::{Duration, Instant};
 
@@ -44,7 +46,7 @@ pub fn acquire(
     let start = Instant::now();
     let mut told = false;
     loop {
-        match db.try_lock(me, is_dead)? {
+        match db.try_lock(me, liveness)? {
             LockAttempt::Acquired => return Ok(Some(())),
             LockAttempt::Held(holder) => match contention {
                 Contention::Defer => {
@@ -69,17 +71,43 @@ pub fn acquire(
     }
 }
 
-/// True when the holder's process is known to be gone (same host only).
-pub fn is_dead(holder: &LockHolder) -> bool {
+/// Whether the holder's process exists: known only on this host (`None` elsewhere). A pid
+/// reused by another process (another start time) is not the holder.
+pub fn liveness(holder: &LockHolder) -> Option<bool> {
     if holder.host != hostname() {
-        return false;
+        return None;
     }
     if !pid_alive(holder.pid) {
-        return true;
+        return Some(false);
     }
-    match process_start(holder.pid) {
-        Some(start) => !holder.pid_start.is_empty() && start != holder.pid_start,
-        None => false,
+    Some(match process_start(holder.pid) {
+        Some(start) => holder.pid_start.is_empty() || start == holder.pid_start,
+        None => true,
+    })
+}
+
+/// True when the holder's process is known to be gone (same host only).
+pub fn is_dead(holder: &LockHolder) -> bool {
+    liveness(holder) == Some(false)
+}
+
+/// True when the lock may be taken from `holder`: its process is gone, or, on another host,
+/// its lease ran out.
+pub fn is_stale(holder: &LockHolder) -> bool {
+    match liveness(holder) {
+        Some(alive) => !alive,
+        None => holder.expires_at < crate::util::unix_now(),
+    }
+}
+
+/// Extend `me`'s lease; a writer that lost the lock must stop before it writes again.
+pub fn renew(db: &Db, me: &LockHolder) -> Result<(), IndexError> {
+    if db.renew_lock(me, crate::util::unix_now() + LEASE_SECS)? {
+        Ok(())
+    } else {
+        Err(IndexError::LockLost {
+            holder: db.lock_holder()?,
+        })
     }
 }
 
@@ -135,6 +163,48 @@ mod tests {
             ..mine
         };
         assert!(!is_dead(&other_host));
+    }
+
+    #[test]
+    fn a_live_holder_keeps_the_lock_past_its_lease_and_a_loser_cannot_renew() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = Db::open(&dir.path().join("m.sqlite")).unwrap();
+        // This process holds the lock with a lease that ran out long ago (a slow API run).
+        let first = LockHolder {
+            expires_at: crate::util::unix_now() - 3600,
+            ..me()
+        };
+        assert!(
+            acquire(&mut db, &first, Contention::Wait(Duration::ZERO), |_| {})
+                .unwrap()
+                .is_some()
+        );
+        assert!(!is_stale(&first));
+        // Another process on this host (pid 1 is alive, another start time) must not take it.
+        let other = LockHolder {
+            pid: 1,
+            pid_start: process_start(1).unwrap_or_default(),
+            ..me()
+        };
+        let err = acquire(
+            &mut db,
+            &other,
+            Contention::Wait(Duration::from_millis(150)),
+            |_| {},
+        );
+        assert!(matches!(err, Err(IndexError::Locked { .. })), "{err:?}");
+        // Once the lock is gone from under a writer, its renew fails and it must stop.
+        db.break_lock().unwrap();
+        assert!(
+            acquire(&mut db, &other, Contention::Wait(Duration::ZERO), |_| {})
+                .unwrap()
+                .is_some()
+        );
+        assert!(matches!(
+            renew(&db, &first),
+            Err(IndexError::LockLost { .. })
+        ));
+        renew(&db, &other).unwrap();
     }
 
     #[test]

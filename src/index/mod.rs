@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod embed_phase;
 #[cfg(test)]
 mod fuzz;
+pub mod guard;
 pub mod lang;
 pub mod lock;
 pub mod plan;
@@ -19,6 +20,7 @@ pub mod share;
 pub mod symbols;
 pub mod terms;
 pub mod tokens;
+pub mod unpack;
 pub mod vectors;
 pub mod walk;
 
@@ -57,6 +59,9 @@ pub enum IndexError {
         holder: LockHolder,
         waited: Duration,
     },
+    /// This run's lock was taken over (or removed) while it ran: it stopped writing.
+    #[error("this index run lost the index lock{}", holder.as_ref().map(|h| format!(" to pid {} on {}", h.pid, h.host)).unwrap_or_default())]
+    LockLost { holder: Option<LockHolder> },
     /// The user pressed Ctrl-C; progress so far is saved.
     #[error("interrupted: {done}/{total} files done, progress saved")]
     Interrupted { done: usize, total: usize },
@@ -75,6 +80,10 @@ impl IndexError {
             IndexError::Store(e) => e.hint(),
             IndexError::Locked { .. } => Some(
                 "wait for it to finish; a lock of a process that died is taken over automatically"
+                    .into(),
+            ),
+            IndexError::LockLost { .. } => Some(
+                "what was written so far is kept; run `git codesearch index` again to finish"
                     .into(),
             ),
             IndexError::Interrupted { .. } => {

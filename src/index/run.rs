@@ -210,16 +210,10 @@ fn pass(
     if !opts.dry_run {
         db.save_checkpoint(&cp)?;
     }
-    let (walked, scanned, _scratch) = match &opts.commit {
+    let (walked, scanned) = match &opts.commit {
         Some(c) => {
-            let g = rev::gather(
-                &ws.repo,
-                c,
-                &db.computed_hashes()?,
-                &ws.config.index,
-                &ws.index_dir,
-            )?;
-            (g.walk, g.scanned, Some(g.scratch))
+            let g = rev::gather(&ws.repo, c, &db.computed_hashes()?, &ws.config.index)?;
+            (g.walk, g.scanned)
         }
         None => {
             let walked = walk::walk(&ws.workdir);
@@ -233,7 +227,7 @@ fn pass(
             let bar = progress_bar(opts, walked.files.len(), "scanning");
             let scanned = scan::scan(&walked, &cache, &ws.config.index, &|| bar.inc(1));
             bar.finish_and_clear();
-            (walked, scanned, None)
+            (walked, scanned)
         }
     };
     let entries = scanned.len();
@@ -363,6 +357,8 @@ fn compute_all(
             .iter()
             .flat_map(|r| r.chunks.iter().cloned())
             .collect();
+        // Before writing: a run that lost the lock stops here.
+        lock::renew(db, me)?;
         chunks.add(&rows)?;
         let contents: Vec<ComputedContent> =
             results.iter().filter_map(|r| r.content.clone()).collect();
@@ -374,7 +370,6 @@ fn compute_all(
         cp.done += batch.len();
         cp.updated_at = crate::util::unix_now();
         db.save_checkpoint(cp)?;
-        db.renew_lock(me, cp.updated_at + lock::LEASE_SECS)?;
         bar.inc(batch.len() as u64);
     }
     bar.finish_and_clear();
@@ -431,7 +426,7 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
             chunks: Vec::new(),
         }
     };
-    let bytes = match std::fs::read(&f.abs) {
+    let bytes = match f.read() {
         Ok(b) => b,
         Err(e) => return skip(scanned, quality::SkipReason::Unreadable(e.to_string())),
     };
@@ -442,6 +437,9 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         Err(reason) => return skip(scanned, reason),
     };
     let language = lang::language_of(&f.rel);
+    let note = super::guard::plain_text_reason(language, text);
+    // Over a bound: cut as plain text, no symbols (see `guard`).
+    let cut_as = if note.is_some() { "text" } else { language };
     let (pieces, symbols) = TOOLS.with(|t| {
         let mut t = t.borrow_mut();
         if t.as_ref().map(|(n, _, _)| *n) != Some(cfg.chunk_tokens) {
@@ -452,10 +450,7 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
             ));
         }
         let (_, chunker, tagger) = t.as_mut().expect("just set");
-        (
-            chunker.chunk(language, text),
-            tagger.symbols(language, text),
-        )
+        (chunker.chunk(cut_as, text), tagger.symbols(cut_as, text))
     });
     let hash = scanned.content_hash.clone();
     let chunks: Vec<ChunkRow> = pieces
@@ -478,6 +473,7 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         size: scanned.size,
         symbols,
         terms: super::terms::document_terms(text),
+        note,
     };
     Computed {
         scanned,

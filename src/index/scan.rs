@@ -75,7 +75,7 @@ pub fn read_and_hash(f: &WalkedFile, cfg: &IndexConfig) -> Scanned {
         s.skip_reason = Some(SkipReason::TooLarge(f.size).to_string());
         return s;
     }
-    match std::fs::read(&f.abs) {
+    match f.read() {
         Ok(bytes) => {
             s.size = bytes.len() as u64;
             s.content_hash = crate::util::sha256_hex(&bytes);

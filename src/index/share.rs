@@ -36,6 +36,15 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
     }
 }
 
+/// An error writing the user's export file (not the index directory).
+fn user_file(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::File {
+        path: path.to_path_buf(),
+        op: "write",
+        source,
+    }
+}
+
 /// Run `f` holding the index lock.
 fn locked<T>(
     ws: &Workspace,
@@ -56,10 +65,10 @@ pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
     let snapshot = scratch.0.join(DB_FILE);
     locked(ws, |db| {
         db.vacuum_into(&snapshot)?;
-        let out = File::create(file).map_err(io_err(file))?;
+        let out = File::create(file).map_err(user_file(file))?;
         let mut tar = tar::Builder::new(out);
         tar.append_path_with_name(&snapshot, DB_FILE)
-            .map_err(io_err(file))?;
+            .map_err(user_file(file))?;
         let lance = ws.index_dir.join(LANCE_DIR);
         if lance.exists() {
             tar.append_dir_all(LANCE_DIR, &lance)
@@ -67,31 +76,36 @@ pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
         }
         tar.into_inner()
             .and_then(|f| f.sync_all())
-            .map_err(io_err(file))?;
+            .map_err(user_file(file))?;
         Ok(())
     })?;
     Ok(std::fs::metadata(file).map(|m| m.len()).unwrap_or(0))
 }
 
-/// Merge the snapshot in `file` into this index.
+/// Merge the snapshot in `file` into this index. The snapshot is untrusted: it is unpacked
+/// entry by entry into a private temporary directory (regular files and directories only,
+/// no path leaving it, bounded in size and count), its database is checked read-only before
+/// it is opened for real, and every chunk copied must belong to a content it announces.
 pub fn import(ws: &Workspace, file: &Path) -> Result<Imported, IndexError> {
-    let scratch = ScratchDir(ws.index_dir.join(format!("import-{}", std::process::id())));
-    std::fs::create_dir_all(&scratch.0).map_err(io_err(&scratch.0))?;
-    let input = File::open(file).map_err(io_err(file))?;
-    tar::Archive::new(input)
-        .unpack(&scratch.0)
-        .map_err(io_err(file))?;
-    // Opening checks the schema: a snapshot from a newer version is refused here.
-    let theirs = Db::open(&scratch.0.join(DB_FILE))?;
+    ws.db()?; // creates the index directory the private one goes into
+    let scratch = tempfile::Builder::new()
+        .prefix(".import-")
+        .tempdir_in(&ws.index_dir)
+        .map_err(io_err(&ws.index_dir))?;
+    super::unpack::unpack(file, scratch.path())?;
+    let db_file = scratch.path().join(DB_FILE);
+    crate::store::snapshot::check(&db_file)?;
+    let theirs = Db::open(&db_file)?;
     if !theirs.integrity_problems()?.is_empty() {
-        return Err(StoreError::Corrupt {
+        return Err(StoreError::BadSnapshot {
             path: file.to_path_buf(),
-            source: rusqlite::Error::InvalidQuery,
+            why: "its database fails SQLite's integrity check".into(),
         }
         .into());
     }
-    let their_chunks = ChunkStore::open(&scratch.0.join(LANCE_DIR))?;
-    locked(ws, |db| merge(ws, db, &scratch.0, &their_chunks))
+    drop(theirs);
+    let their_chunks = ChunkStore::open(&scratch.path().join(LANCE_DIR))?;
+    locked(ws, |db| merge(ws, db, scratch.path(), &their_chunks))
 }
 
 fn merge(
@@ -115,6 +129,10 @@ fn merge(
     // orphans no search can see, so a crash here leaves the old state.
     for part in missing.chunks(200) {
         let rows = their_chunks.chunks_of(part)?;
+        super::unpack::check_chunks(part, &rows).map_err(|why| StoreError::BadSnapshot {
+            path: dir.to_path_buf(),
+            why,
+        })?;
         done.chunks += rows.len();
         chunks.add(&rows)?;
     }

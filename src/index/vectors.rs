@@ -48,6 +48,9 @@ pub struct EmbedJob<'a> {
     pub deadline: Option<Instant>,
     /// Called after each step with (done, total).
     pub progress: &'a dyn Fn(usize, usize),
+    /// Called before each write: fails when this run no longer holds the index lock, so a
+    /// writer that lost it (a provider slower than the lease) stops instead of writing.
+    pub hold: &'a dyn Fn() -> Result<(), IndexError>,
 }
 
 /// Embed what is pending on the branch.
@@ -86,6 +89,7 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
                 pending = job.db.pending_embeddings(job.branch, &model)?;
             }
         }
+        (job.hold)()?;
         job.chunks.add_vectors(&model, &vectors)?;
         // Marked only now that every chunk of these contents has its vector stored.
         job.db.mark_embedded(&step, &model)?;

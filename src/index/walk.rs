@@ -10,17 +10,37 @@ use ignore::{WalkBuilder, WalkState};
 
 use super::quality::SkipReason;
 
-/// A regular file found in the work tree.
+/// A regular file found in the work tree, or a blob of a commit that is not checked out.
 #[derive(Debug, Clone)]
 pub struct WalkedFile {
     /// Path relative to the work tree, `/`-separated.
     pub rel: String,
-    /// Absolute path.
-    pub abs: PathBuf,
+    /// Where the bytes are.
+    pub source: Source,
     /// Size in bytes.
     pub size: u64,
     /// Modification time (ns).
     pub mtime_ns: i64,
+}
+
+/// Where a file's bytes are read from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// A file in the work tree, at this absolute path.
+    Disk(PathBuf),
+    /// Bytes already read from the object database (`--rev`). Tree paths are never used
+    /// to write files: a crafted tree (`..`, `.git`) must not reach the file system.
+    Memory(std::sync::Arc<Vec<u8>>),
+}
+
+impl WalkedFile {
+    /// The file's bytes.
+    pub fn read(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
+        match &self.source {
+            Source::Disk(path) => std::fs::read(path).map(std::borrow::Cow::Owned),
+            Source::Memory(bytes) => Ok(std::borrow::Cow::Borrowed(bytes.as_slice())),
+        }
+    }
 }
 
 /// What the walk found: files to consider, and entries skipped at once with a reason.
@@ -120,7 +140,7 @@ fn visit(root: &Path, entry: &ignore::DirEntry) -> Visit {
     match entry.metadata() {
         Ok(meta) => Visit::File(WalkedFile {
             rel,
-            abs: path.to_path_buf(),
+            source: Source::Disk(path.to_path_buf()),
             size: meta.len(),
             mtime_ns: crate::util::mtime_ns(&meta),
         }),

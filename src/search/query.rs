@@ -162,7 +162,7 @@ fn looks_like_identifier(tok: &str) -> bool {
 
 /// Preprocess a query.
 pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
-    let visible = without_html_comments(raw);
+    let visible = without_html_comments(clip(raw, MAX_QUERY_BYTES));
     let normalized: String = visible.split_whitespace().collect::<Vec<_>>().join(" ");
     if normalized.is_empty() {
         return Err(QueryProblem::Empty);
@@ -217,7 +217,39 @@ pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
     if q.tokens.is_empty() || q.terms.is_empty() {
         return Err(QueryProblem::OnlyStopWords);
     }
+    bound(&mut q);
     Ok(q)
+}
+
+/// Longest query read, in bytes; the rest is ignored. Every retriever's cost grows with the
+/// query (a 1 MB query of two repeated words took 157 s); a pasted issue is a few KB.
+pub const MAX_QUERY_BYTES: usize = 16 * 1024;
+/// Most tokens and terms a query keeps.
+pub const MAX_TERMS: usize = 512;
+
+/// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
+fn clip(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Past [`MAX_TERMS`] tokens, repeats are dropped and the rest cut: a repeat adds little
+/// and costs a full-text lookup each.
+fn bound(q: &mut Query) {
+    for list in [&mut q.tokens, &mut q.identifiers] {
+        if list.len() > MAX_TERMS {
+            let mut seen = HashSet::new();
+            list.retain(|t| seen.insert(t.clone()));
+            list.truncate(MAX_TERMS);
+        }
+    }
+    q.terms.truncate(MAX_TERMS);
 }
 
 /// The text without `<!-- … -->` comments: pasted issue templates are full of them, and a
@@ -292,6 +324,19 @@ fn chinese_words(tok: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_query_is_bounded() {
+        let q = parse(&"needle haystack ".repeat(100_000)).unwrap();
+        assert!(q.raw.len() <= MAX_QUERY_BYTES);
+        assert_eq!(q.tokens, ["needle", "haystack"]);
+        let many: String = (0..5000).map(|i| format!("word{i} ")).collect();
+        let q = parse(&many).unwrap();
+        assert_eq!(q.tokens.len(), MAX_TERMS);
+        assert!(q.terms.len() <= MAX_TERMS);
+        // Multi-byte text cut at the limit stays valid.
+        assert!(parse(&"é".repeat(MAX_QUERY_BYTES)).is_ok());
+    }
 
     #[test]
     fn splits_identifiers() {

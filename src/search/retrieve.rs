@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::query::Query;
 use super::SearchError;
 use crate::store::catalog::SymbolHit;
-use crate::store::{ChunkRef, ChunkStore, Db, FtsHit};
+use crate::store::{filter, ChunkRef, ChunkStore, Db, FtsHit};
 
 /// Paths of the branch for each content hash: (path, mtime_ns).
 pub type Membership = HashMap<String, Vec<(String, i64)>>;
@@ -35,7 +35,7 @@ pub fn bm25(
     lang: Option<&str>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
     let text = q.fts_text();
-    let lang_filter = lang.map(|l| format!("language = '{}'", l.replace('\'', "''")));
+    let lang_filter = lang.map(|l| filter::eq("language", l));
     let fetch = first_fetch(db, branch, n)?;
     let found = chunks.search_fts(&text, fetch, lang_filter.as_deref())?;
     crate::util::trace("bm25 first pass");
@@ -168,7 +168,7 @@ pub fn vector(
     lang: Option<&str>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
     let close = |h: &crate::store::VectorHit| 1.0 - h.distance >= min_similarity;
-    let lang_filter = lang.map(|l| format!("language = '{}'", l.replace('\'', "''")));
+    let lang_filter = lang.map(|l| filter::eq("language", l));
     let fetch = n * 3;
     let found = chunks.search_vectors(model, query, fetch, lang_filter.as_deref())?;
     let full = found.len() == fetch;
@@ -208,14 +208,9 @@ pub fn vector(
 /// A store filter for every content on `branch` (and the language, if asked): the second,
 /// exact pass when the first, unfiltered pass came back full of other branches' content.
 fn branch_filter(db: &Db, branch: &str, lang_filter: Option<&str>) -> Result<String, SearchError> {
-    let hashes: Vec<String> = db
-        .branch_hashes(branch)?
-        .into_iter()
-        .map(|h| format!("'{h}'"))
-        .collect();
-    let filter = format!("content_hash IN ({})", hashes.join(", "));
+    let on_branch = filter::in_list("content_hash", db.branch_hashes(branch)?);
     Ok(match lang_filter {
-        Some(l) => format!("({filter}) AND {l}"),
-        None => filter,
+        Some(l) => filter::and(&on_branch, l),
+        None => on_branch,
     })
 }

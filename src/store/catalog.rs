@@ -56,6 +56,8 @@ pub struct ComputedContent {
     pub symbols: Vec<Symbol>,
     /// Its identifiers for whole-file BM25, space-separated (see `index::terms`).
     pub terms: String,
+    /// Why it was indexed differently from its language (e.g. as plain text), if it was.
+    pub note: Option<String>,
 }
 
 /// The counts of one finished run.
@@ -238,8 +240,8 @@ impl Db {
             let mut content = tx
                 .prepare_cached(
                     "INSERT OR REPLACE INTO content
-                     (content_hash, language, n_chunks, n_symbols, size, run_id, indexed_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                     (content_hash, language, n_chunks, n_symbols, size, run_id, indexed_at, note)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )
                 .map_err(|e| self.err("store content", e))?;
             let mut clear = tx
@@ -262,7 +264,8 @@ impl Db {
                         item.symbols.len() as i64,
                         item.size as i64,
                         run_id,
-                        now
+                        now,
+                        item.note
                     ])
                     .map_err(|e| self.err("store content", e))?;
                 clear

@@ -77,15 +77,9 @@ pub(super) const COLUMNS: [&str; 7] = [
     "end_line",
 ];
 
-/// `content_hash IN ('…', …)`; hashes are hex, so no quoting issues.
+/// `content_hash IN ('…', …)`.
 pub(super) fn hash_filter(hashes: &[String]) -> String {
-    in_filter("content_hash", hashes)
-}
-
-/// `column IN ('…', …)` for hex hashes or chunk ids (`<hex>:<n>`): no quoting issues.
-fn in_filter(column: &str, values: &[String]) -> String {
-    let list: Vec<String> = values.iter().map(|h| format!("'{h}'")).collect();
-    format!("{column} IN ({})", list.join(", "))
+    super::filter::in_list("content_hash", hashes)
 }
 
 /// Where LanceDB keeps table `name` inside the store directory.
@@ -306,7 +300,7 @@ impl ChunkStore {
     /// when `row_id`), each batch read by `parse`.
     pub(super) fn read_in<T>(
         &self,
-        (column, values): (&str, &[String]),
+        (column, values): (&'static str, &[String]),
         (select, row_id): (&[&str], bool),
         parse: impl Fn(&RecordBatch) -> Result<Vec<T>, String>,
     ) -> Result<Vec<T>, StoreError> {
@@ -317,7 +311,7 @@ impl ChunkStore {
         for part in values.chunks(500) {
             let mut q = t
                 .query()
-                .only_if(in_filter(column, part))
+                .only_if(super::filter::in_list(column, part))
                 .select(Select::Columns(
                     select.iter().map(|c| c.to_string()).collect(),
                 ));

@@ -138,6 +138,7 @@ mod tests {
             size: 10,
             symbols: Vec::new(),
             terms: terms.into(),
+            note: None,
         }
     }
 

@@ -130,7 +130,11 @@ impl ChunkStore {
         self.refs_where(ids, "id")
     }
 
-    fn refs_where(&self, values: &[String], column: &str) -> Result<Vec<ChunkRef>, StoreError> {
+    fn refs_where(
+        &self,
+        values: &[String],
+        column: &'static str,
+    ) -> Result<Vec<ChunkRef>, StoreError> {
         self.read_in((column, values), (&REF_COLUMNS, true), refs_from)
     }
 

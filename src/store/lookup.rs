@@ -192,12 +192,29 @@ impl Db {
 
     /// Skipped files of a branch with their reasons.
     pub fn skipped(&self, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
+        self.path_texts(
+            "SELECT path, skip_reason FROM catalog
+             WHERE branch = ?1 AND skip_reason IS NOT NULL ORDER BY path",
+            branch,
+        )
+    }
+
+    /// Files of `branch` indexed differently from their language, with the reason (a file
+    /// whose syntax tree was too deep is cut as plain text), ordered by path.
+    pub fn noted(&self, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
+        self.path_texts(
+            "SELECT c.path, t.note FROM catalog c JOIN content t USING (content_hash)
+             WHERE c.branch = ?1 AND c.skip_reason IS NULL AND t.note IS NOT NULL
+             ORDER BY c.path",
+            branch,
+        )
+    }
+
+    /// (path, text) rows of a query over one branch.
+    fn path_texts(&self, sql: &str, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare(
-                "SELECT path, skip_reason FROM catalog
-                 WHERE branch = ?1 AND skip_reason IS NOT NULL ORDER BY path",
-            )
+            .prepare(sql)
             .map_err(|e| self.err("read catalog", e))?;
         let v = stmt
             .query_map([branch], |r| Ok((r.get(0)?, r.get(1)?)))

@@ -12,10 +12,12 @@ pub mod cochange;
 pub mod commits;
 pub mod embedded;
 pub mod fileterms;
+pub mod filter;
 pub mod health;
 pub mod hits;
 pub mod lookup;
 pub mod merge;
+pub mod snapshot;
 pub mod sqlite;
 pub mod state;
 pub mod vectors;
@@ -41,9 +43,27 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    /// A file that is not part of the index (an export's target, an import's source).
+    #[error("cannot {op} {path}")]
+    File {
+        path: PathBuf,
+        op: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
     /// SQLite failed while doing `op`.
     #[error("index database {path}: {op} failed")]
     Sqlite {
+        path: PathBuf,
+        op: &'static str,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The database cannot be opened or written for lack of permission (a read-only index).
+    #[error(
+        "index database {path}: {op} failed: it cannot be written (read-only or no permission)"
+    )]
+    Access {
         path: PathBuf,
         op: &'static str,
         #[source]
@@ -74,6 +94,10 @@ pub enum StoreError {
         #[source]
         source: Box<lancedb::Error>,
     },
+    /// An imported snapshot is not one this build could have written, or holds a value of
+    /// the wrong form; nothing of it was used.
+    #[error("snapshot {path} is refused: {why}")]
+    BadSnapshot { path: PathBuf, why: String },
     /// A LanceDB result did not have the expected shape.
     #[error("chunk store {path}: unexpected data: {what}")]
     Shape { path: PathBuf, what: String },
@@ -101,6 +125,17 @@ impl StoreError {
                 "another git-codesearch process holds the database; try again in a moment".into(),
             ),
             StoreError::Sqlite { .. } => None,
+            StoreError::Access { path, .. } => Some(format!(
+                "check the permissions of {} and its directory (nothing is damaged)",
+                path.display()
+            )),
+            StoreError::File { path, .. } => Some(format!(
+                "check that {} exists and that you may read or write it",
+                path.display()
+            )),
+            StoreError::BadSnapshot { .. } => Some(
+                "import only snapshots written by `git codesearch export`; build the index with `git codesearch index` instead".into(),
+            ),
         }
     }
 }

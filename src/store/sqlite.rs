@@ -10,14 +10,19 @@ use rusqlite::{Connection, OpenFlags};
 use super::StoreError;
 
 /// The migrations, in order; version N is the N-th entry.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_initial.sql"),
     include_str!("../../migrations/0002_embeddings.sql"),
     include_str!("../../migrations/0003_cochange.sql"),
     include_str!("../../migrations/0004_file_terms.sql"),
     include_str!("../../migrations/0005_commit_log.sql"),
     include_str!("../../migrations/0006_recheck_long_lines.sql"),
+    include_str!("../../migrations/0007_content_note.sql"),
 ];
+
+/// The table that records which migrations ran.
+pub(super) const SCHEMA_VERSION_TABLE: &str =
+    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)";
 
 /// The schema version this build writes and reads.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -68,7 +73,7 @@ impl Db {
     /// Current schema version stored in the file (0 for a new file).
     pub fn schema_version(&self) -> Result<u32, StoreError> {
         self.conn
-            .execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            .execute_batch(SCHEMA_VERSION_TABLE)
             .map_err(|e| self.err("read schema version", e))?;
         let v: Option<u32> = self
             .conn
@@ -134,6 +139,14 @@ pub(crate) fn sqlite_err(path: &Path, op: &'static str, e: rusqlite::Error) -> S
                 source: e,
             }
         }
+        // Permissions, not damage: never a reason to rebuild.
+        Some(rusqlite::ErrorCode::ReadOnly)
+        | Some(rusqlite::ErrorCode::CannotOpen)
+        | Some(rusqlite::ErrorCode::PermissionDenied) => StoreError::Access {
+            path: path.to_path_buf(),
+            op,
+            source: e,
+        },
         _ => StoreError::Sqlite {
             path: path.to_path_buf(),
             op,

@@ -51,12 +51,14 @@ pub enum LockAttempt {
 }
 
 impl Db {
-    /// Take the lock for `me` unless a live holder has it. `is_dead` decides whether a holder
-    /// that has not expired is gone anyway (its process no longer exists).
+    /// Take the lock for `me` unless a live holder has it. `alive` tells whether a holder's
+    /// process exists: `Some(true)` keeps the lock however old its lease (a slow embedding
+    /// API must not lose it), `Some(false)` frees it at once, and `None` (another host, where
+    /// we cannot look) leaves the lease to decide.
     pub fn try_lock(
         &mut self,
         me: &LockHolder,
-        is_dead: impl Fn(&LockHolder) -> bool,
+        alive: impl Fn(&LockHolder) -> Option<bool>,
     ) -> Result<LockAttempt, StoreError> {
         let path = self.path.clone();
         let err = |op, e| super::sqlite_err(&path, op, e);
@@ -66,9 +68,14 @@ impl Db {
             .map_err(|e| err("lock", e))?;
         let current = read_lock(&tx).map_err(|e| err("lock", e))?;
         if let Some(holder) = current {
-            let mine = holder.pid == me.pid && holder.pid_start == me.pid_start;
+            let mine =
+                holder.pid == me.pid && holder.pid_start == me.pid_start && holder.host == me.host;
             let expired = holder.expires_at < crate::util::unix_now();
-            if !mine && !expired && !is_dead(&holder) {
+            let free = match alive(&holder) {
+                Some(alive) => !alive,
+                None => expired,
+            };
+            if !mine && !free {
                 return Ok(LockAttempt::Held(holder));
             }
         }
@@ -94,8 +101,9 @@ impl Db {
         let n = self
             .conn
             .execute(
-                "UPDATE index_lock SET expires_at = ?3 WHERE pid = ?1 AND pid_start = ?2",
-                params![me.pid, me.pid_start, expires_at],
+                "UPDATE index_lock SET expires_at = ?3
+                 WHERE pid = ?1 AND pid_start = ?2 AND host = ?4",
+                params![me.pid, me.pid_start, expires_at, me.host],
             )
             .map_err(|e| self.err("renew lock", e))?;
         Ok(n == 1)

@@ -28,6 +28,9 @@ pub fn hermetic(cmd: &mut Command, home: &Path) {
         .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
         .env("NO_COLOR", "1")
         .env_remove("GIT_CODESEARCH_DIR")
+        .env_remove("GIT_CODESEARCH_MODELS")
+        .env_remove("GIT_CODESEARCH_TRACE")
+        .env_remove("XDG_DATA_HOME")
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE");
 }
@@ -54,6 +57,13 @@ impl TestRepo {
         hermetic(&mut cmd, self.path());
         // Status 5: already unset.
         let _ = cmd.output().expect("run git");
+        self
+    }
+
+    /// Trust the `.codesearch.toml` now in the work tree (`git codesearch trust`), as a
+    /// user does before it may choose an embedding or chat provider.
+    pub fn trust_config(&self) -> &Self {
+        self.run_ok(&["trust"], 0);
         self
     }
 

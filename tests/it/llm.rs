@@ -26,6 +26,7 @@ fn llm_config(repo: &TestRepo, server: &Server, what: &str) {
             server.url()
         ),
     );
+    repo.trust_config();
 }
 
 #[test]

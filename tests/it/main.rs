@@ -18,4 +18,5 @@ mod models;
 mod rev;
 mod search;
 mod share;
+mod untrusted;
 mod vectors;

@@ -69,3 +69,66 @@ fn rev_indexes_on_first_search_and_names_bad_revisions() {
         "{err}"
     );
 }
+
+/// Write a tree object from `ls-tree`-style lines with `git mktree`, which (unlike
+/// `git fsck`) accepts names such as `..` and `.git`: a default clone carries them too.
+fn mktree(repo: &TestRepo, lines: &str) -> String {
+    use std::io::Write;
+    let mut cmd = std::process::Command::new("git");
+    cmd.arg("mktree")
+        .current_dir(repo.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    crate::common::hermetic(&mut cmd, repo.path());
+    let mut child = cmd.spawn().expect("git mktree");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(lines.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn a_crafted_tree_never_writes_outside_the_index() {
+    let repo = TestRepo::with_files(&[("src/ok.rs", "pub fn fine() {}\n")]);
+    let config_before = std::fs::read(repo.path().join(".git/config")).unwrap();
+    let payload = "pub fn escaped_payload_marker() {}\n";
+    repo.write("payload.rs", payload);
+    let blob = repo.git(&["hash-object", "-w", "payload.rs"]);
+    let blob = blob.trim();
+    repo.remove("payload.rs");
+    let good = repo.git(&["hash-object", "-w", "src/ok.rs"]);
+    let good = good.trim();
+    // `../../../pwned.rs` from a scratch directory inside `.git/codesearch` is the work
+    // tree's top; `../../config` is `.git/config`; `.git/config` is the clone's own config.
+    let mut deep = mktree(&repo, &format!("100644 blob {blob}\tpwned.rs\n"));
+    for _ in 0..3 {
+        deep = mktree(&repo, &format!("040000 tree {deep}\t..\n"));
+    }
+    let config = mktree(&repo, &format!("100644 blob {blob}\tconfig\n"));
+    let up2 = mktree(&repo, &format!("040000 tree {config}\t..\n"));
+    let root = mktree(
+        &repo,
+        &format!(
+            "040000 tree {deep}\t..\n040000 tree {config}\t.git\n040000 tree {up2}\tx\n100644 blob {good}\tgood.rs\n"
+        ),
+    );
+    let commit = repo.git(&["commit-tree", &root, "-m", "crafted"]);
+    repo.git(&["tag", "evil", commit.trim()]);
+    let hits = repo.search("escaped_payload_marker fine", &["--rev", "evil"]);
+    assert!(!repo.path().join("pwned.rs").exists());
+    assert_eq!(
+        std::fs::read(repo.path().join(".git/config")).unwrap(),
+        config_before
+    );
+    // Nothing reachable only through an unsafe path is indexed; the safe file is.
+    let paths: Vec<&str> = hits.iter().map(|h| h["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["good.rs"], "{hits:?}");
+    // The three unsafe entries are skipped, not computed (the index run counts them).
+    let run = repo.index(&["--rev", "evil"]);
+    assert_eq!(run["stats"]["skipped"], 3, "{run}");
+}

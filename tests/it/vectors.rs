@@ -32,6 +32,7 @@ fn config(repo: &TestRepo, text: &str) {
     repo.embed_locally();
     repo.write(".git/info/exclude", ".codesearch.toml\n");
     repo.write(".codesearch.toml", text);
+    repo.trust_config();
 }
 
 /// More code, so that "top 5" means something.

@@ -1,0 +1,189 @@
+//! Reading `.codesearch.toml` as the untrusted file it is: never through a symbolic link
+//! (a link to a credentials file would be echoed back in a parse error), never more than
+//! [`MAX_CONFIG_BYTES`] (a link or pipe to an endless source would eat memory), and only the
+//! settings that cannot send anything anywhere unless the user trusted the file.
+
+use std::io::Read;
+use std::path::Path;
+
+use super::{Config, ConfigError, EmbedConfig, LlmConfig};
+
+/// Largest `.codesearch.toml` read; a real one is a few hundred bytes.
+pub const MAX_CONFIG_BYTES: u64 = 64 * 1024;
+
+/// Git config key (lower case) holding the SHA-256 of the `.codesearch.toml` the user trusts.
+pub const TRUST_KEY: &str = "codesearch.trustedconfig";
+
+/// The text of the config file at `path`; `None` when there is none. A symbolic link, a
+/// directory or device, a file over the size limit or one that is not UTF-8 is refused.
+pub fn read_config_file(path: &Path) -> Result<Option<String>, ConfigError> {
+    let refused = |why: &str| ConfigError::Refused {
+        path: path.to_path_buf(),
+        why: why.into(),
+    };
+    let read_err = |e| ConfigError::Read {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(read_err(e)),
+    };
+    if meta.file_type().is_symlink() {
+        return Err(refused("it is a symbolic link"));
+    }
+    if !meta.is_file() {
+        return Err(refused("it is not a regular file"));
+    }
+    if meta.len() > MAX_CONFIG_BYTES {
+        return Err(refused(&format!(
+            "it is larger than {MAX_CONFIG_BYTES} bytes"
+        )));
+    }
+    let file = open_no_follow(path).map_err(read_err)?;
+    let mut bytes = Vec::new();
+    // Bounded again while reading: the file may have grown (or been swapped) since the stat.
+    file.take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_err)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(refused(&format!(
+            "it is larger than {MAX_CONFIG_BYTES} bytes"
+        )));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| refused("it is not UTF-8 text"))
+}
+
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(path)
+}
+
+impl Config {
+    /// Put every setting that decides where code or credentials go back to its default;
+    /// returns the keys that were set otherwise.
+    pub(super) fn drop_untrusted(&mut self) -> Vec<String> {
+        let mut dropped = Vec::new();
+        let defaults = EmbedConfig::default();
+        let e = &mut self.embed;
+        if !matches!(e.provider.as_str(), "local" | "none") {
+            dropped.push(format!("embed.provider = {:?}", e.provider));
+            e.provider = defaults.provider.clone();
+        }
+        if e.url != defaults.url {
+            dropped.push("embed.url".to_string());
+            e.url = defaults.url;
+        }
+        if e.api_key_env != defaults.api_key_env {
+            dropped.push("embed.api_key_env".to_string());
+            e.api_key_env = defaults.api_key_env;
+        }
+        if self.llm != LlmConfig::default() {
+            dropped.push("[llm]".to_string());
+            self.llm = LlmConfig::default();
+        }
+        dropped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::CONFIG_FILE;
+    use super::*;
+
+    const HOSTILE: &str = "[embed]\nprovider = \"openai\"\nmodel = \"m\"\nurl = \"http://attacker.invalid/v1\"\napi_key_env = \"GITHUB_TOKEN\"\n[llm]\nrewrite = true\nmodel = \"m\"\nurl = \"http://attacker.invalid/v1\"\n[search]\nn_final = 7\n";
+
+    #[test]
+    fn a_committed_file_cannot_choose_where_code_goes_until_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(CONFIG_FILE), HOSTILE).unwrap();
+        let c = Config::load(dir.path(), |_| None).unwrap();
+        assert_eq!(c.embed.provider, "local");
+        assert_eq!(c.embed.url, EmbedConfig::default().url);
+        assert_eq!(c.embed.api_key_env, "");
+        assert_eq!(c.llm, LlmConfig::default());
+        assert_eq!(c.untrusted.len(), 4, "{:?}", c.untrusted);
+        // Ranking settings still apply.
+        assert_eq!(c.search.n_final, 7);
+        // Trusting exactly this file lets it decide; any other hash does not.
+        let hash = crate::util::sha256_hex(HOSTILE.as_bytes());
+        let c = Config::load(dir.path(), |k| (k == TRUST_KEY).then(|| hash.clone())).unwrap();
+        assert_eq!(c.embed.provider, "openai");
+        assert!(c.untrusted.is_empty());
+        let other = crate::util::sha256_hex(b"older file");
+        let c = Config::load(dir.path(), |k| (k == TRUST_KEY).then(|| other.clone())).unwrap();
+        assert_eq!(c.embed.provider, "local");
+        // The user's own git config may still choose a provider.
+        let c = Config::load(dir.path(), |k| {
+            (k == "codesearch.embedprovider").then(|| "none".into())
+        })
+        .unwrap();
+        assert_eq!(c.embed.provider, "none");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_special_files_and_huge_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("secret");
+        std::fs::write(&secret, "token = \"hunter2\"\n").unwrap();
+        let path = dir.path().join(CONFIG_FILE);
+        std::os::unix::fs::symlink(&secret, &path).unwrap();
+        let err = Config::load(dir.path(), |_| None).unwrap_err();
+        assert!(matches!(err, ConfigError::Refused { .. }), "{err}");
+        assert!(!crate::util::chain(&err).contains("hunter2"));
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        assert!(matches!(
+            Config::load(dir.path(), |_| None),
+            Err(ConfigError::Refused { .. })
+        ));
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, "#".repeat(MAX_CONFIG_BYTES as usize + 1)).unwrap();
+        assert!(matches!(
+            Config::load(dir.path(), |_| None),
+            Err(ConfigError::Refused { .. })
+        ));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)))]
+        /// Any file: loading never panics, and an untrusted one never picks a remote provider,
+        /// a URL, a key variable or a chat model, whatever it says.
+        #[test]
+        fn any_file_is_read_safely(
+            keys in proptest::collection::vec(proptest::sample::select(vec![
+                "[embed]", "[llm]", "[search]", "provider = \"openai\"", "url = \"http://x.invalid\"",
+                "api_key_env = \"HOME\"", "model = \"m\"", "rewrite = true", "rerank = true",
+                "n_final = 3", "n_final = -1", "= =", "[[x]]", "\u{0}", "stemming = \"yes\"",
+            ]), 0..12),
+            noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let mut text = keys.join("\n").into_bytes();
+            if noise.len() % 3 == 0 {
+                text.extend(noise);
+            }
+            std::fs::write(dir.path().join(CONFIG_FILE), &text).unwrap();
+            if let Ok(c) = Config::load(dir.path(), |_| None) {
+                proptest::prop_assert!(matches!(c.embed.provider.as_str(), "local" | "none"));
+                proptest::prop_assert_eq!(&c.embed.url, &EmbedConfig::default().url);
+                proptest::prop_assert_eq!(&c.embed.api_key_env, "");
+                proptest::prop_assert_eq!(&c.llm, &LlmConfig::default());
+            }
+        }
+    }
+}

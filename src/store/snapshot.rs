@@ -1,0 +1,179 @@
+//! Checking a snapshot's database before anything trusts it. A snapshot comes from another
+//! machine or from anyone: its schema must be exactly one this build wrote (no extra view,
+//! trigger or virtual table that runs on a read: a recursive view of `schema_version` hung
+//! `import`), read through a read-only connection that never migrates it, and every value
+//! that later becomes a path, a key or part of a store filter must have its proper form
+//! (content hashes are 64 lower-case hex digits, paths are what git would check out).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::sqlite::MIGRATIONS;
+use super::StoreError;
+
+/// One schema object: (type, name, table, SQL).
+type Object = (String, String, String, Option<String>);
+
+/// Check the database file at `path` (a private copy): its schema is one of this build's
+/// schema versions and its values have their proper form.
+pub fn check(path: &Path) -> Result<(), StoreError> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let sqlite = |op, e| super::sqlite_err(path, op, e);
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| sqlite("open snapshot", e))?;
+    conn.pragma_update(None, "trusted_schema", "OFF")
+        .map_err(|e| sqlite("open snapshot", e))?;
+    let found = objects(&conn).map_err(|e| sqlite("read snapshot schema", e))?;
+    let known = expected().map_err(|e| sqlite("build the expected schema", e))?;
+    if !known.contains(&found) {
+        return Err(bad(path, "its schema is not one git-codesearch writes (extra or changed tables, views or triggers)"));
+    }
+    check_values(&conn).map_err(|e| match e {
+        Checked::Sql(e) => sqlite("read snapshot", e),
+        Checked::Bad(why) => bad(path, &why),
+    })
+}
+
+fn bad(path: &Path, why: &str) -> StoreError {
+    StoreError::BadSnapshot {
+        path: path.to_path_buf(),
+        why: why.into(),
+    }
+}
+
+/// Every schema object of a database, internal SQLite tables left out.
+fn objects(conn: &Connection) -> rusqlite::Result<BTreeSet<Object>> {
+    let mut stmt = conn.prepare(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    rows.collect()
+}
+
+/// The schema after each migration of this build, as a fresh index would have it.
+fn expected() -> rusqlite::Result<Vec<BTreeSet<Object>>> {
+    let conn = Connection::open_in_memory()?;
+    conn.execute_batch(super::sqlite::SCHEMA_VERSION_TABLE)?;
+    let mut out = Vec::new();
+    for (i, sql) in MIGRATIONS.iter().enumerate() {
+        conn.execute_batch(sql)?;
+        conn.execute(
+            "INSERT INTO schema_version (version) VALUES (?1)",
+            [i as u32 + 1],
+        )?;
+        out.push(objects(&conn)?);
+    }
+    Ok(out)
+}
+
+enum Checked {
+    Sql(rusqlite::Error),
+    Bad(String),
+}
+
+impl From<rusqlite::Error> for Checked {
+    fn from(e: rusqlite::Error) -> Self {
+        Checked::Sql(e)
+    }
+}
+
+/// Hashes and paths of the rows an import copies.
+fn check_values(conn: &Connection) -> Result<(), Checked> {
+    for (table, column) in [
+        ("content", "content_hash"),
+        ("snippets", "content_hash"),
+        ("catalog", "content_hash"),
+    ] {
+        let sql = format!("SELECT DISTINCT {column} FROM {table}");
+        each_text(conn, &sql, |h| {
+            if crate::util::is_content_hash(h) {
+                Ok(())
+            } else {
+                Err(Checked::Bad(format!(
+                    "{table}.{column} holds {h:?}, not a content hash"
+                )))
+            }
+        })?;
+    }
+    each_text(conn, "SELECT path FROM catalog", |p| {
+        if crate::util::is_safe_rel_path(p) {
+            Ok(())
+        } else {
+            Err(Checked::Bad(format!(
+                "catalog path {p:?} is not a safe relative path"
+            )))
+        }
+    })
+}
+
+fn each_text(
+    conn: &Connection,
+    sql: &str,
+    mut check: impl FnMut(&str) -> Result<(), Checked>,
+) -> Result<(), Checked> {
+    let mut stmt = conn.prepare(sql)?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        match row.get_ref(0)?.as_str_or_null() {
+            Ok(Some(v)) => check(v)?,
+            _ => return Err(Checked::Bad(format!("a value of `{sql}` is not text"))),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fresh() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.sqlite");
+        drop(super::super::Db::open(&path).unwrap());
+        (dir, path)
+    }
+
+    #[test]
+    fn a_fresh_index_passes_and_any_extra_object_fails() {
+        let (_d, path) = fresh();
+        check(&path).unwrap();
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TRIGGER t AFTER INSERT ON runs BEGIN SELECT 1; END;")
+            .unwrap();
+        assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
+    }
+
+    #[test]
+    fn a_recursive_view_in_place_of_a_table_fails_at_once() {
+        let (_d, path) = fresh();
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP TABLE schema_version;
+             CREATE VIEW schema_version(version) AS WITH RECURSIVE r(x) AS
+               (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT x FROM r;",
+        )
+        .unwrap();
+        assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
+    }
+
+    #[test]
+    fn a_hash_that_is_a_filter_or_a_climbing_path_fails() {
+        let (_d, path) = fresh();
+        let conn = Connection::open(&path).unwrap();
+        let good = "a".repeat(64);
+        conn.execute(
+            "INSERT INTO content VALUES (?1, 'rust', 1, 0, 1, 'r', 0, NULL)",
+            ["x') OR true OR content_hash IN ('y"],
+        )
+        .unwrap();
+        assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
+        conn.execute("DELETE FROM content", []).unwrap();
+        conn.execute(
+            "INSERT INTO catalog VALUES ('w', 'refs/heads/main', '../../x', ?1, 1, 0, NULL, 0)",
+            [&good],
+        )
+        .unwrap();
+        assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
+    }
+}
