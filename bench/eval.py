@@ -11,7 +11,8 @@ in one reusable worktree per repository (written blob by blob, see `Tree`; no ne
 `<mirrors>/<owner>+<name>/repo`), indexes it (one index per repository, so later commits cost
 only their changed content), runs `git codesearch --json` for the query in every mode, ranks
 files by their first hit, and scores file-level Recall@1/5/10, Hit@5 and MRR@10 against the
-gold files (plus nDCG@10), per repository, per language and overall. The `git grep` baseline ranks files by
+gold files (plus nDCG@10) and line-level Span@10 / Func@10 (any of the first 10 result chunks
+overlaps a gold span / gold function), per repository, per language and overall. The `git grep` baseline ranks files by
 how many distinct query words they contain (then by total matches).
 """
 
@@ -55,17 +56,32 @@ def git_grep_rank(wt, query, k=10, drop=()):
 
 
 def cs_rank(binary, wt, env, query, mode, k=10, branch=None, drop=()):
+    """(first k distinct files, first k result chunks as (path, start, end))."""
     at = ["--branch", branch] if branch else []
     p = subprocess.run([binary, "search", "--json", "-q", "--no-index", "-n", "50", "--mode", mode] + at + ["--", query],
                        cwd=wt, env=env, capture_output=True, text=True)
     if p.returncode not in (0, 1):
         raise SystemExit(f"search failed in {wt}: {p.stderr}")
-    files = []
+    files, chunks = [], []
     for line in p.stdout.splitlines():
-        path = json.loads(line)["path"]
-        if path not in files and not left_out(path, drop):
+        hit = json.loads(line)
+        path = hit["path"]
+        if left_out(path, drop):
+            continue
+        if path not in files:
             files.append(path)
-    return files[:k]
+        chunks.append((path, hit["start_line"], hit["end_line"]))
+    return files[:k], chunks[:k]
+
+
+def line_score(chunks, item):
+    """Span@10 / Func@10: whether any of the first 10 chunks overlaps a gold span / a gold
+    function (None for items without gold functions, left out of that mean)."""
+    def hit(ranges):
+        return float(any(p == r["path"] and s <= r["end_line"] and e >= r["start_line"]
+                         for p, s, e in chunks[:10] for r in ranges))
+    spans, funcs = item.get("gold_spans") or [], item.get("gold_functions") or []
+    return {"span10": hit(spans) if spans else None, "func10": hit(funcs) if funcs else None}
 
 
 def score(ranked, gold):
@@ -156,7 +172,11 @@ class Tree:
 
 def mean_scores(rows):
     keys = ["r1", "r5", "r10", "hit5", "mrr10", "ndcg10"]
-    return {k: round(statistics.mean(r[k] for r in rows), 3) for k in keys} | {"n": len(rows)}
+    out = {k: round(statistics.mean(r[k] for r in rows), 3) for k in keys} | {"n": len(rows)}
+    for k in ("span10", "func10"):
+        vals = [r[k] for r in rows if r.get(k) is not None]
+        out[k] = round(statistics.mean(vals), 3) if vals else None
+    return out
 
 
 def main():
@@ -222,9 +242,10 @@ def main():
                 row = {"id": it["id"], "repo": repo, "language": it["language"]}
                 for mode in modes:
                     t = time.perf_counter()
-                    ranked = cs_rank(binary, wt, env, it["query"], mode, branch=branch, drop=drop)
+                    ranked, chunks = cs_rank(binary, wt, env, it["query"], mode, branch=branch, drop=drop)
                     latencies.append(time.perf_counter() - t)
-                    row[mode] = score(ranked, it["gold_files"]) | {"ms": round(latencies[-1] * 1000, 1)}
+                    row[mode] = score(ranked, it["gold_files"]) | line_score(chunks, it) | {
+                        "ms": round(latencies[-1] * 1000, 1)}
                 if not args.reuse:
                     row["git_grep"] = score(git_grep_rank(wt, it["query"], drop=drop), it["gold_files"])
                 results.append(row)
@@ -241,15 +262,17 @@ def main():
         report[key] = {g: {s: mean_scores([r[s] for r in rows]) for s in systems} for g, rows in sorted(groups.items())}
     report["median_query_ms"] = round(statistics.median(latencies) * 1000, 1) if latencies else None
     report["index_seconds"] = {k: round(v, 1) for k, v in index_time.items()}
-    print("| group | system | n | R@1 | R@5 | R@10 | Hit@5 | MRR@10 | nDCG@10 |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| group | system | n | R@1 | R@5 | R@10 | Hit@5 | MRR@10 | nDCG@10 | Span@10 | Func@10 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     groups = [("overall", report["overall"])] + list(report["by_language"].items())
     if args.by_repo:
         groups += list(report["by_repo"].items())
     for name, group in groups:
         for s in systems:
             m = group[s]
-            print(f"| {name} | {s} | {m['n']} | {m['r1']} | {m['r5']} | {m['r10']} | {m['hit5']} | {m['mrr10']} | {m['ndcg10']} |")
+            print(f"| {name} | {s} | {m['n']} | {m['r1']} | {m['r5']} | {m['r10']} | {m['hit5']} | {m['mrr10']} | "
+                  f"{m['ndcg10']} | {m['span10'] if m['span10'] is not None else '-'} | "
+                  f"{m['func10'] if m['func10'] is not None else '-'} |")
     print(f"median query latency: {report['median_query_ms']} ms; index seconds: {report['index_seconds']}")
     if args.json:
         with open(args.json, "w") as f:
