@@ -11,6 +11,7 @@ pub mod git;
 pub mod index;
 pub mod search;
 pub mod store;
+pub mod text;
 pub mod util;
 pub mod workspace;
 

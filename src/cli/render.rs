@@ -17,27 +17,7 @@ pub fn color_stdout() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
 }
 
-/// `2026-11-22 08:00:00 UTC` for a unix time.
-pub fn when(unix: i64) -> String {
-    let days = unix.div_euclid(86_400);
-    let secs = unix.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
-        secs / 3600,
-        (secs / 60) % 60,
-        secs % 60
-    )
-}
+pub use crate::util::when;
 
 /// A path as a terminal should show it: as is when plain, else in double quotes with C-style
 /// escapes, as git quotes paths (`core.quotePath`). A file name holding a newline would

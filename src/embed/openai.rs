@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::limit::{backoff, Bucket};
 use super::{EmbedError, Embedder};
 use crate::config::EmbedConfig;
-use crate::index::tokens;
+use crate::text::tokens;
 
 /// Longest text sent for one chunk, in characters (models cut longer input anyway).
 const MAX_CHARS: usize = 8000;

@@ -1,14 +1,14 @@
 //! Cutting file text into chunks with exact line ranges: `text-splitter`'s CodeSplitter at
 //! syntax boundaries for languages with a grammar, its MarkdownSplitter for markdown, and
 //! its TextSplitter for the rest. Sizes are cl100k token counts, estimated by
-//! [`super::tokens`] (exact tiktoken BPE on every candidate section cost ~80% of indexing).
+//! [`crate::text::tokens`] (exact tiktoken BPE on every candidate section cost ~80% of indexing).
 
 use std::collections::HashMap;
 
 use text_splitter::{ChunkConfig, CodeSplitter, MarkdownSplitter, TextSplitter};
 
-use super::lang::{self, Splitting};
-use super::tokens::ApproxTokens;
+use crate::text::lang::{self, Splitting};
+use crate::text::tokens::ApproxTokens;
 
 /// A piece of a file.
 #[derive(Debug, Clone, PartialEq)]

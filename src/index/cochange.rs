@@ -39,7 +39,7 @@ pub fn refresh(repo: &Repo, db: &Db, branch: &str, head: &str) -> Result<(), Sto
     let logged: Vec<LoggedCommit> = commits
         .into_iter()
         .map(|c| LoggedCommit {
-            terms: super::terms::document_terms(&c.message),
+            terms: crate::text::words::document_terms(&c.message),
             id: c.id,
             files: c.files,
         })

@@ -8,7 +8,7 @@ use super::chunk::Chunker;
 use super::symbols::Tagger;
 
 fn languages() -> impl Iterator<Item = &'static str> {
-    super::lang::CODE_LANGUAGES
+    crate::text::lang::CODE_LANGUAGES
         .into_iter()
         .chain(["markdown", "text"])
 }

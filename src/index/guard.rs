@@ -17,7 +17,7 @@ pub const PARSE_TIME: Duration = Duration::from_secs(2);
 
 /// Why a file with a grammar is indexed as plain text instead.
 pub fn plain_text_reason(language: &str, text: &str) -> Option<String> {
-    let grammar = super::lang::grammar(language)?;
+    let grammar = crate::text::lang::grammar(language)?;
     let nesting = max_nesting(text);
     if nesting > MAX_NESTING {
         return Some(format!(

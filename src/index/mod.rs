@@ -9,7 +9,6 @@ pub mod embed_phase;
 #[cfg(test)]
 mod fuzz;
 pub mod guard;
-pub mod lang;
 pub mod lock;
 pub mod plan;
 pub mod quality;
@@ -19,7 +18,6 @@ pub mod scan;
 pub mod share;
 pub mod symbols;
 pub mod terms;
-pub mod tokens;
 pub mod unpack;
 pub mod vectors;
 pub mod walk;
@@ -54,7 +52,7 @@ pub enum IndexError {
     Store(#[from] StoreError),
     /// Another process holds the index lock.
     #[error("another index run holds the lock: pid {} on {} since {} (waited {}s)",
-        holder.pid, holder.host, crate::cli::render::when(holder.acquired_at), waited.as_secs())]
+        holder.pid, holder.host, crate::util::when(holder.acquired_at), waited.as_secs())]
     Locked {
         holder: LockHolder,
         waited: Duration,

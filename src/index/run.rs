@@ -15,7 +15,8 @@ use super::lock::{self, Contention};
 use super::plan::{self, Plan, Scanned};
 use super::symbols::Tagger;
 use super::walk::WalkedFile;
-use super::{lang, quality, rev, scan, walk, IndexError};
+use super::{quality, rev, scan, walk, IndexError};
+use crate::text::lang;
 use crate::config::IndexConfig;
 use crate::git::BranchRef;
 use crate::store::catalog::{ComputedContent, RunStats};
@@ -79,7 +80,7 @@ pub fn run(ws: &Workspace, opts: &IndexOptions) -> Result<IndexReport, IndexErro
                 "waiting for the index lock held by pid {} on {} since {}",
                 h.pid,
                 h.host,
-                crate::cli::render::when(h.acquired_at)
+                crate::util::when(h.acquired_at)
             );
         }
     })?;
@@ -148,7 +149,7 @@ fn handle_interrupted(db: &Db, chunks: &ChunkStore, opts: &IndexOptions) -> Resu
         cp.phase,
         cp.done,
         cp.total,
-        crate::cli::render::when(cp.started_at)
+        crate::util::when(cp.started_at)
     );
     let resume = match opts.resume {
         ResumeChoice::Resume => true,
@@ -472,7 +473,7 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         n_chunks: chunks.len(),
         size: scanned.size,
         symbols,
-        terms: super::terms::document_terms(text),
+        terms: crate::text::words::document_terms(text),
         note,
     };
     Computed {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use tree_sitter_tags::{TagsConfiguration, TagsContext};
 
-use super::lang;
+use crate::text::lang;
 use crate::store::catalog::Symbol;
 
 /// Longest signature kept, in characters.

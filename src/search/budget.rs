@@ -2,7 +2,7 @@
 //! to ranked unique files (`--files-only`).
 
 use super::Hit;
-use crate::index::tokens;
+use crate::text::tokens;
 
 /// What a budget cut away.
 #[derive(Debug, Clone, Default, PartialEq)]

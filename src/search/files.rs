@@ -7,9 +7,10 @@
 use std::collections::{HashMap, HashSet};
 
 use super::fusion::{Source, Span};
-use super::query::{is_stop_word, split_identifier, Query};
+use super::query::{is_stop_word, Query};
+use crate::text::words::split_identifier;
 use super::SearchError;
-use crate::index::terms::{push_terms, words};
+use crate::text::words::{push_terms, words};
 use crate::store::{ChunkRef, ChunkStore, Db};
 
 /// Most query terms sent to the full-text engine (issue-length queries have hundreds).

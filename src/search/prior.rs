@@ -101,7 +101,7 @@ pub fn prior(path: &str, language: &str, q: &Query, third_party: bool) -> f64 {
         f *= DATA;
     } else if is_test(path) {
         f *= TEST;
-    } else if !crate::index::lang::CODE_LANGUAGES.contains(&language) {
+    } else if !crate::text::lang::CODE_LANGUAGES.contains(&language) {
         f *= OTHER;
     }
     if third_party || under_dir(&lower, VENDOR_DIRS) {

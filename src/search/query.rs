@@ -3,6 +3,7 @@
 //! words. The result feeds BM25 (as text the index's own analyzer re-tokenises), symbol
 //! search (as lower-case terms) and snippet highlighting.
 
+use crate::text::words::split_identifier;
 use std::collections::HashSet;
 
 /// A preprocessed query.
@@ -116,41 +117,6 @@ pub fn is_stop_word(word: &str) -> bool {
 
 fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
-}
-
-/// Split an identifier into lower-case words: `parseHTTPRequest` -> parse, http, request;
-/// `max_line_len` -> max, line, len; `a.b/c` -> a, b, c.
-pub fn split_identifier(ident: &str) -> Vec<String> {
-    let chars: Vec<char> = ident.chars().collect();
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_alphanumeric() {
-            if !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
-            }
-            continue;
-        }
-        let prev = i.checked_sub(1).map(|j| chars[j]);
-        let next = chars.get(i + 1).copied();
-        let boundary = match prev {
-            Some(p) if p.is_alphanumeric() => {
-                ((p.is_lowercase() || p.is_ascii_digit()) && c.is_uppercase())
-                    || (p.is_uppercase()
-                        && c.is_uppercase()
-                        && next.is_some_and(|n| n.is_lowercase()))
-            }
-            _ => false,
-        };
-        if boundary && !cur.is_empty() {
-            words.push(std::mem::take(&mut cur));
-        }
-        cur.extend(c.to_lowercase());
-    }
-    if !cur.is_empty() {
-        words.push(cur);
-    }
-    words
 }
 
 /// Whether a token looks like code rather than a plain word.
@@ -324,6 +290,7 @@ fn chinese_words(tok: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::words::split_identifier;
 
     #[test]
     fn a_huge_query_is_bounded() {

@@ -185,7 +185,7 @@ impl Place<'_> {
         (i, weight, source): (usize, f64, Source),
         (path, mtime_ns, hash): (&str, i64, &str),
     ) -> Option<files::FileScore> {
-        let language = crate::index::lang::language_of(path);
+        let language = crate::text::lang::language_of(path);
         let boost = self.boost(path, mtime_ns, language)?;
         Some(files::FileScore {
             path: path.to_string(),

@@ -54,7 +54,7 @@ pub struct ComputedContent {
     pub size: u64,
     /// Definitions found.
     pub symbols: Vec<Symbol>,
-    /// Its identifiers for whole-file BM25, space-separated (see `index::terms`).
+    /// Its identifiers for whole-file BM25, space-separated (see `text::words::document_terms`).
     pub terms: String,
     /// Why it was indexed differently from its language (e.g. as plain text), if it was.
     pub note: Option<String>,

@@ -13,7 +13,7 @@ use super::{Db, StoreError};
 pub struct LoggedCommit {
     /// Hex object id.
     pub id: String,
-    /// Its message's terms, space-separated (see `index::terms::document_terms`).
+    /// Its message's terms, space-separated (see `text::words::document_terms`).
     pub terms: String,
     /// The paths it changed.
     pub files: Vec<String>,

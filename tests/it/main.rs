@@ -12,6 +12,7 @@ mod embed_server;
 mod history;
 mod hooks;
 mod hostile;
+mod layers;
 mod llm;
 mod mcp;
 mod models;

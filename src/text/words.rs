@@ -1,0 +1,78 @@
+//! Words and identifiers: splitting identifiers into their camelCase / snake_case parts,
+//! the same way for queries and for code, and the terms of whole files for the file-level
+//! BM25 retriever: every identifier of the text, lower-cased, whole and (when it has
+//! several) split, so `parseConfigFile` in the code matches "parse config file" in an issue
+//! and the identifier itself.
+
+/// Split an identifier into lower-case words: `parseHTTPRequest` -> parse, http, request;
+/// `max_line_len` -> max, line, len; `a.b/c` -> a, b, c.
+pub fn split_identifier(ident: &str) -> Vec<String> {
+    let chars: Vec<char> = ident.chars().collect();
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        let boundary = match prev {
+            Some(p) if p.is_alphanumeric() => {
+                ((p.is_lowercase() || p.is_ascii_digit()) && c.is_uppercase())
+                    || (p.is_uppercase()
+                        && c.is_uppercase()
+                        && next.is_some_and(|n| n.is_lowercase()))
+            }
+            _ => false,
+        };
+        if boundary && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// The terms of a text, space-separated, in order, repeats kept (BM25 counts them).
+pub fn document_terms(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() / 2);
+    for word in words(text) {
+        push_terms(&mut out, word);
+    }
+    out
+}
+
+/// Append the terms of one identifier: the whole (lower-cased) and its parts of two or
+/// more characters.
+pub fn push_terms(out: &mut String, word: &str) {
+    let parts = split_identifier(word);
+    if parts.is_empty() {
+        return;
+    }
+    let mut push = |t: &str| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(t);
+    };
+    push(&word.to_lowercase());
+    if parts.len() > 1 {
+        for p in parts.iter().filter(|p| p.chars().count() > 1) {
+            push(p);
+        }
+    }
+}
+
+/// The identifiers and words of a text: runs of letters, digits and `_` that do not start
+/// with a digit.
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+}
+
