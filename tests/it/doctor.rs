@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use crate::common::TestRepo;
-use crate::search::fixture;
+use crate::common::fixture;
 
 fn index_dir(repo: &TestRepo) -> PathBuf {
     repo.path().join(".git/codesearch")

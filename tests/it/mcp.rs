@@ -6,7 +6,7 @@ use std::process::Stdio;
 
 use serde_json::{json, Value};
 
-use crate::search::fixture;
+use crate::common::fixture;
 
 #[test]
 fn an_agent_session_over_stdio() {

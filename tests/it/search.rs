@@ -1,60 +1,7 @@
 //! End-to-end search: indexing on first use, finding definitions by name and by what they
 //! do, exact line ranges, JSON output, ignored and junk files left out.
 
-use crate::common::TestRepo;
-
-const CONFIG_RS: &str = r#"use std::path::Path;
-
-/// Settings read from the configuration file.
-pub struct Settings {
-    pub verbose: bool,
-}
-
-/// Read the configuration file at `path` and parse its TOML text into settings.
-pub fn load_settings(path: &Path) -> Settings {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    Settings { verbose: text.contains("verbose") }
-}
-"#;
-
-const UPLOAD_PY: &str = r#"import time
-
-
-class Uploader:
-    """Sends files to the storage server."""
-
-    def send_with_retry(self, blob, attempts=5):
-        """Retry failed uploads with exponential backoff."""
-        for attempt in range(attempts):
-            if self.send(blob):
-                return True
-            time.sleep(2 ** attempt)
-        return False
-"#;
-
-const GEOMETRY_GO: &str = r#"package geometry
-
-// Area returns the area of a circle with the given radius.
-func CircleArea(radius float64) float64 {
-	return 3.14159 * radius * radius
-}
-"#;
-
-pub fn fixture() -> TestRepo {
-    TestRepo::with_files(&[
-        ("src/config.rs", CONFIG_RS),
-        ("app/upload.py", UPLOAD_PY),
-        ("geometry/area.go", GEOMETRY_GO),
-        ("README.md", "# Demo\n\nA small project for tests.\n"),
-        (".gitignore", "build/\n"),
-        ("build/generated.rs", "pub fn zebra_ignored_marker() {}\n"),
-        (
-            "static/app.min.js",
-            &format!("var zebraminified=1;{}\n", "a=b;".repeat(200)),
-        ),
-        ("assets/logo.bin", "PNG\0\0\0zebrabinary"),
-    ])
-}
+use crate::common::{fixture, TestRepo};
 
 #[test]
 fn finds_a_function_by_name_and_by_description() {

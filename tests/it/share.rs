@@ -2,7 +2,7 @@
 //! then computes nothing for content that matches.
 
 use crate::common::TestRepo;
-use crate::search::fixture;
+use crate::common::fixture;
 
 #[test]
 fn an_exported_index_is_reused_by_another_clone() {

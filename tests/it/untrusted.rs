@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::TestRepo;
 use crate::embed_server::{Answer, Server};
-use crate::search::fixture;
+use crate::common::fixture;
 
 fn index_dir(repo: &TestRepo) -> PathBuf {
     repo.path().join(".git/codesearch")
