@@ -245,7 +245,7 @@ def main():
                     ranked, chunks = cs_rank(binary, wt, env, it["query"], mode, branch=branch, drop=drop)
                     latencies.append(time.perf_counter() - t)
                     row[mode] = score(ranked, it["gold_files"]) | line_score(chunks, it) | {
-                        "ms": round(latencies[-1] * 1000, 1)}
+                        "ms": round(latencies[-1] * 1000, 1), "top": chunks}
                 if not args.reuse:
                     row["git_grep"] = score(git_grep_rank(wt, it["query"], drop=drop), it["gold_files"])
                 results.append(row)

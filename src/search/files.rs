@@ -117,8 +117,10 @@ pub fn lift_best_spans(spans: &mut [Span], files: Vec<FileScore>) -> Vec<FileSco
     rest
 }
 
-/// For each content, the chunk whose text holds the most distinct query terms (the first
-/// such chunk on a tie).
+/// For each content, its chunk that best matches the query: BM25 over that content's own
+/// chunks (a term rare among them counts more; repeats count less and less), the first such
+/// chunk on a tie. Counting distinct terms instead tied on most short questions and then
+/// showed the file's first chunk, its imports.
 pub fn best_chunks(
     chunks: &ChunkStore,
     hashes: &[String],
@@ -128,44 +130,93 @@ pub fn best_chunks(
     let rows: Vec<u64> = refs.iter().map(|c| c.row).collect();
     let text = chunks.take_rows(&rows)?;
     let terms: HashSet<&str> = q.terms.iter().map(String::as_str).collect();
-    let mut best: HashMap<String, (usize, ChunkRef)> = HashMap::new();
-    for c in refs {
-        let found = text
+    let mut by_content: HashMap<&str, Vec<(&ChunkRef, HashMap<String, usize>)>> = HashMap::new();
+    for c in &refs {
+        let counts = text
             .get(&c.row)
-            .map_or(0, |row| terms_in(&row.content, &terms));
-        let better = best
-            .get(&c.content_hash)
-            .is_none_or(|(n, b)| found > *n || (found == *n && c.start_line < b.start_line));
-        if better {
-            best.insert(c.content_hash.clone(), (found, c));
+            .map(|row| term_counts(&row.content, &terms))
+            .unwrap_or_default();
+        by_content.entry(&c.content_hash).or_default().push((c, counts));
+    }
+    let mut out = HashMap::new();
+    for (hash, parts) in by_content {
+        let scores = bm25_scores(&parts.iter().map(|(_, c)| c).collect::<Vec<_>>());
+        let best = parts
+            .iter()
+            .zip(scores)
+            .max_by(|((a, _), sa), ((b, _), sb)| {
+                sa.total_cmp(sb).then(b.start_line.cmp(&a.start_line))
+            })
+            .map(|((c, _), _)| (*c).clone());
+        if let Some(c) = best {
+            out.insert(hash.to_string(), c);
         }
     }
-    Ok(best.into_iter().map(|(h, (_, c))| (h, c)).collect())
+    Ok(out)
 }
 
-/// How many distinct `terms` a text holds, as whole words or parts of identifiers.
-fn terms_in(text: &str, terms: &HashSet<&str>) -> usize {
-    let mut seen: HashSet<String> = HashSet::new();
+/// BM25 of each document (term counts) against the others: idf from how many of them hold
+/// a term, term frequency saturating (k1 = 1.2, no length normalisation: chunks are of a size).
+fn bm25_scores(docs: &[&HashMap<String, usize>]) -> Vec<f64> {
+    let n = docs.len() as f64;
+    let mut df: HashMap<&str, f64> = HashMap::new();
+    for d in docs {
+        for t in d.keys() {
+            *df.entry(t.as_str()).or_default() += 1.0;
+        }
+    }
+    docs.iter()
+        .map(|d| {
+            d.iter()
+                .map(|(t, &tf)| {
+                    let df = df[t.as_str()];
+                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                    let tf = tf as f64;
+                    idf * tf / (tf + 1.2)
+                })
+                .sum()
+        })
+        .collect()
+}
+
+/// How often each of `terms` occurs in a text, as a whole word or a part of an identifier.
+fn term_counts(text: &str, terms: &HashSet<&str>) -> HashMap<String, usize> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
     for w in words(text).filter(|w| w.len() > 1) {
         let lower = w.to_lowercase();
         let compound = w.contains('_') || w.chars().skip(1).any(char::is_uppercase);
+        let mut seen_here: HashSet<String> = HashSet::new();
         if compound {
             for part in split_identifier(w) {
                 if terms.contains(part.as_str()) {
-                    seen.insert(part);
+                    seen_here.insert(part);
                 }
             }
         }
         if terms.contains(lower.as_str()) {
-            seen.insert(lower);
+            seen_here.insert(lower);
+        }
+        for t in seen_here {
+            *counts.entry(t).or_default() += 1;
         }
     }
-    seen.len()
+    counts
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_best_chunk_holds_the_rare_term_not_the_common_one() {
+        let terms: HashSet<&str> = ["parse", "truncate"].into_iter().collect();
+        let imports = term_counts("use parse::Parser;\nuse parse::Token;", &terms);
+        let body = term_counts("fn truncate_words(s: &str) { parse(s) }", &terms);
+        let other = term_counts("fn parse_all() { parse() }", &terms);
+        let scores = bm25_scores(&[&imports, &body, &other]);
+        assert!(scores[1] > scores[0] && scores[1] > scores[2], "{scores:?}");
+        assert_eq!(term_counts("truncateWords truncate", &terms)["truncate"], 2);
+    }
 
     #[test]
     fn query_terms_are_quoted_split_and_free_of_stop_words() {

@@ -96,10 +96,14 @@ pub fn symbol_hits(
     if terms.is_empty() {
         return Ok(Vec::new());
     }
-    let hits = db.find_symbols(branch, &terms, n * 4)?;
-    let mut ranked: Vec<(u8, usize, SymbolHit)> = hits
-        .into_iter()
-        .map(|h| {
+    let per_term = db.find_symbols(branch, &terms, n * 4)?;
+    // A term that names few definitions on the branch says more than one that names many
+    // (`truncatewords` against `template`): within a class, rarer terms' hits come first,
+    // then shorter names.
+    let mut ranked: Vec<(u8, usize, usize, SymbolHit)> = Vec::new();
+    for hits in per_term {
+        let count = hits.len();
+        for h in hits {
             let lower = h.name.to_lowercase();
             let class = if q.identifiers.contains(&lower) {
                 0
@@ -108,14 +112,14 @@ pub fn symbol_hits(
             } else {
                 2
             };
-            (class, lower.len(), h)
-        })
-        .collect();
-    ranked.sort_by_key(|r| (r.0, r.1));
+            ranked.push((class, count, lower.len(), h));
+        }
+    }
+    ranked.sort_by_key(|r| (r.0, r.1, r.2));
     let mut seen = HashSet::new();
-    ranked.retain(|(_, _, h)| seen.insert((h.content_hash.clone(), h.start_line)));
+    ranked.retain(|(_, _, _, h)| seen.insert((h.content_hash.clone(), h.start_line)));
     ranked.truncate(n);
-    Ok(ranked.into_iter().map(|(_, _, h)| h).collect())
+    Ok(ranked.into_iter().map(|(_, _, _, h)| h).collect())
 }
 
 /// The chunk that holds each definition, in the order of `hits` (LanceDB only, so it can

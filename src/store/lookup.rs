@@ -48,13 +48,14 @@ impl Db {
             .map_err(|e| self.err("read catalog", e))
     }
 
-    /// Symbols on `branch` whose lower-cased name equals or starts with one of `terms`.
+    /// For each of `terms`, the symbols on `branch` whose lower-cased name equals or starts
+    /// with it (at most `limit` per term).
     pub fn find_symbols(
         &self,
         branch: &str,
         terms: &[String],
         limit: usize,
-    ) -> Result<Vec<SymbolHit>, StoreError> {
+    ) -> Result<Vec<Vec<SymbolHit>>, StoreError> {
         let mut stmt = self
             .conn
             .prepare_cached(
@@ -80,7 +81,7 @@ impl Db {
                 })
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .map_err(|e| self.err("search symbols", e))?;
-            out.extend(rows);
+            out.push(rows);
         }
         Ok(out)
     }

@@ -13,6 +13,7 @@ mod history;
 mod hooks;
 mod hostile;
 mod layers;
+mod lines;
 mod llm;
 mod mcp;
 mod models;
