@@ -16,12 +16,12 @@ use super::plan::{self, Plan, Scanned};
 use super::symbols::Tagger;
 use super::walk::WalkedFile;
 use super::{quality, rev, scan, walk, IndexError};
-use crate::text::lang;
 use crate::config::IndexConfig;
 use crate::git::BranchRef;
 use crate::store::catalog::{ComputedContent, RunStats};
 use crate::store::state::{Checkpoint, LockHolder};
 use crate::store::{ChunkRow, ChunkStore, Db};
+use crate::text::lang;
 use crate::workspace::Workspace;
 
 /// What to do with an interrupted run.

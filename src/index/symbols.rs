@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use tree_sitter_tags::{TagsConfiguration, TagsContext};
 
-use crate::text::lang;
 use crate::store::catalog::Symbol;
+use crate::text::lang;
 
 /// Longest signature kept, in characters.
 const MAX_SIGNATURE: usize = 200;

@@ -1,8 +1,8 @@
 //! The back-fill that gives contents stored before schema version 4 (or merged in by
 //! `import`) their whole-file terms (`text::words::document_terms`), from their chunks.
 
-use crate::text::words::document_terms;
 use crate::store::{ChunkStore, Db, StoreError};
+use crate::text::words::{push_terms, words};
 
 /// Contents back-filled per transaction.
 const BACKFILL_BATCH: usize = 200;
@@ -31,18 +31,4 @@ pub fn backfill(db: &Db, chunks: &ChunkStore) -> Result<usize, StoreError> {
         db.store_terms(&items)?;
     }
     Ok(missing.len())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifiers_whole_and_split() {
-        assert_eq!(
-            document_terms("fn parseConfigFile(max_len: usize) -> 42x { a.b }"),
-            "fn parseconfigfile parse config file max_len max len usize a b"
-        );
-        assert_eq!(document_terms("  ...  "), "");
-    }
 }

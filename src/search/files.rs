@@ -8,10 +8,10 @@ use std::collections::{HashMap, HashSet};
 
 use super::fusion::{Source, Span};
 use super::query::{is_stop_word, Query};
-use crate::text::words::split_identifier;
 use super::SearchError;
-use crate::text::words::{push_terms, words};
 use crate::store::{ChunkRef, ChunkStore, Db};
+use crate::text::words::split_identifier;
+use crate::text::words::{push_terms, words};
 
 /// Most query terms sent to the full-text engine (issue-length queries have hundreds).
 const MAX_TERMS: usize = 256;
@@ -130,13 +130,16 @@ pub fn best_chunks(
     let rows: Vec<u64> = refs.iter().map(|c| c.row).collect();
     let text = chunks.take_rows(&rows)?;
     let terms: HashSet<&str> = q.terms.iter().map(String::as_str).collect();
-    let mut by_content: HashMap<&str, Vec<(&ChunkRef, HashMap<String, usize>)>> = HashMap::new();
+    let mut by_content: HashMap<&str, Vec<(&ChunkRef, TermCounts)>> = HashMap::new();
     for c in &refs {
         let counts = text
             .get(&c.row)
             .map(|row| term_counts(&row.content, &terms))
             .unwrap_or_default();
-        by_content.entry(&c.content_hash).or_default().push((c, counts));
+        by_content
+            .entry(&c.content_hash)
+            .or_default()
+            .push((c, counts));
     }
     let mut out = HashMap::new();
     for (hash, parts) in by_content {
@@ -154,6 +157,9 @@ pub fn best_chunks(
     }
     Ok(out)
 }
+
+/// How often each query term occurs in one chunk.
+type TermCounts = HashMap<String, usize>;
 
 /// BM25 of each document (term counts) against the others: idf from how many of them hold
 /// a term, term frequency saturating (k1 = 1.2, no length normalisation: chunks are of a size).

@@ -76,3 +76,16 @@ pub fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_whole_and_split() {
+        assert_eq!(
+            document_terms("fn parseConfigFile(max_len: usize) -> 42x { a.b }"),
+            "fn parseconfigfile parse config file max_len max len usize a b"
+        );
+        assert_eq!(document_terms("  ...  "), "");
+    }
+}

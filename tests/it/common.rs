@@ -229,7 +229,7 @@ class Uploader:
         return False
 "#;
 
-const GEOMETRY_GO: &str = r#"package geometry
+pub const GEOMETRY_GO: &str = r#"package geometry
 
 // Area returns the area of a circle with the given radius.
 func CircleArea(radius float64) float64 {
@@ -252,4 +252,3 @@ pub fn fixture() -> TestRepo {
         ("assets/logo.bin", "PNG\0\0\0zebrabinary"),
     ])
 }
-

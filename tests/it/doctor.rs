@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use crate::common::TestRepo;
 use crate::common::fixture;
+use crate::common::TestRepo;
 
 fn index_dir(repo: &TestRepo) -> PathBuf {
     repo.path().join(".git/codesearch")

@@ -6,12 +6,57 @@ use std::path::Path;
 
 /// For each module, the modules it must never import.
 const FORBIDDEN: &[(&str, &[&str])] = &[
-    ("util", &["text", "config", "store", "embed", "git", "workspace", "index", "search", "cli"]),
-    ("text", &["config", "store", "embed", "git", "workspace", "index", "search", "cli"]),
-    ("config", &["store", "embed", "git", "workspace", "index", "search", "cli"]),
-    ("store", &["embed", "git", "workspace", "index", "search", "cli"]),
-    ("git", &["store", "embed", "workspace", "index", "search", "cli"]),
-    ("embed", &["store", "git", "workspace", "index", "search", "cli"]),
+    (
+        "util",
+        &[
+            "text",
+            "config",
+            "store",
+            "embed",
+            "git",
+            "workspace",
+            "index",
+            "search",
+            "cli",
+        ],
+    ),
+    (
+        "text",
+        &[
+            "config",
+            "store",
+            "embed",
+            "git",
+            "workspace",
+            "index",
+            "search",
+            "cli",
+        ],
+    ),
+    (
+        "config",
+        &[
+            "store",
+            "embed",
+            "git",
+            "workspace",
+            "index",
+            "search",
+            "cli",
+        ],
+    ),
+    (
+        "store",
+        &["embed", "git", "workspace", "index", "search", "cli"],
+    ),
+    (
+        "git",
+        &["store", "embed", "workspace", "index", "search", "cli"],
+    ),
+    (
+        "embed",
+        &["store", "git", "workspace", "index", "search", "cli"],
+    ),
     ("workspace", &["index", "search", "cli"]),
     ("index", &["search", "cli"]),
     ("search", &["index", "cli"]),
@@ -35,7 +80,11 @@ fn no_module_imports_a_layer_above_it() {
     sources(&src, &mut files);
     let mut wrong = Vec::new();
     for f in &files {
-        let rel = f.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = f
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         let module = rel.split('/').next().unwrap().trim_end_matches(".rs");
         let Some((_, forbidden)) = FORBIDDEN.iter().find(|(m, _)| *m == module) else {
             continue;
@@ -46,11 +95,21 @@ fn no_module_imports_a_layer_above_it() {
                 continue;
             }
             for up in forbidden.iter() {
-                if line.contains(&format!("crate::{up}::")) || line.contains(&format!("crate::{up};")) {
-                    wrong.push(format!("src/{rel}:{}: {module} imports {up}: {}", n + 1, line.trim()));
+                if line.contains(&format!("crate::{up}::"))
+                    || line.contains(&format!("crate::{up};"))
+                {
+                    wrong.push(format!(
+                        "src/{rel}:{}: {module} imports {up}: {}",
+                        n + 1,
+                        line.trim()
+                    ));
                 }
             }
         }
     }
-    assert!(wrong.is_empty(), "imports against the layers:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "imports against the layers:\n{}",
+        wrong.join("\n")
+    );
 }

@@ -1,7 +1,7 @@
 //! End-to-end search: indexing on first use, finding definitions by name and by what they
 //! do, exact line ranges, JSON output, ignored and junk files left out.
 
-use crate::common::{fixture, TestRepo};
+use crate::common::{fixture, TestRepo, GEOMETRY_GO};
 
 #[test]
 fn finds_a_function_by_name_and_by_description() {

@@ -1,8 +1,8 @@
 //! `export` / `import`: an index built on one clone (CI) is reused by another clone, which
 //! then computes nothing for content that matches.
 
-use crate::common::TestRepo;
 use crate::common::fixture;
+use crate::common::TestRepo;
 
 #[test]
 fn an_exported_index_is_reused_by_another_clone() {

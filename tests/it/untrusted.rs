@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::fixture;
 use crate::common::TestRepo;
 use crate::embed_server::{Answer, Server};
-use crate::common::fixture;
 
 fn index_dir(repo: &TestRepo) -> PathBuf {
     repo.path().join(".git/codesearch")
