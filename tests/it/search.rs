@@ -198,13 +198,18 @@ fn whole_files_are_ranked_by_all_their_words() {
     let hits = repo.search(query, &[]);
     assert_eq!(hits[0]["path"], "src/spread.rs", "{hits:?}");
     assert!(sources(&hits[0]).contains(&"file".to_string()), "{hits:?}");
-    // One hit per file carries the file's score; the decoy matches one word only.
+    // A file's best spans (at most five) carry the file's score; the decoy matches one word
+    // only and ranks as a file below the spread one.
     let file_hits: Vec<&str> = hits
         .iter()
         .filter(|h| sources(h).contains(&"file".to_string()))
         .map(|h| h["path"].as_str().unwrap())
         .collect();
-    assert_eq!(file_hits, ["src/spread.rs", "src/decoy.rs"], "{hits:?}");
+    let mut files = file_hits.clone();
+    files.dedup();
+    assert_eq!(files[..2], ["src/spread.rs", "src/decoy.rs"], "{hits:?}");
+    let spread = file_hits.iter().filter(|p| **p == "src/spread.rs").count();
+    assert!((2..=5).contains(&spread), "{hits:?}");
     // BM25-only mode and a zero weight leave the retriever out.
     let no_file = |hits: &[serde_json::Value]| {
         hits.iter()
