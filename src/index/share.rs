@@ -36,15 +36,6 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
     }
 }
 
-/// An error writing the user's export file (not the index directory).
-fn user_file(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::File {
-        path: path.to_path_buf(),
-        op: "write",
-        source,
-    }
-}
-
 /// Run `f` holding the index lock.
 fn locked<T>(
     ws: &Workspace,
@@ -65,10 +56,10 @@ pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
     let snapshot = scratch.0.join(DB_FILE);
     locked(ws, |db| {
         db.vacuum_into(&snapshot)?;
-        let out = File::create(file).map_err(user_file(file))?;
+        let out = File::create(file).map_err(StoreError::file(file, "write"))?;
         let mut tar = tar::Builder::new(out);
         tar.append_path_with_name(&snapshot, DB_FILE)
-            .map_err(user_file(file))?;
+            .map_err(StoreError::file(file, "write"))?;
         let lance = ws.index_dir.join(LANCE_DIR);
         if lance.exists() {
             tar.append_dir_all(LANCE_DIR, &lance)
@@ -76,7 +67,7 @@ pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
         }
         tar.into_inner()
             .and_then(|f| f.sync_all())
-            .map_err(user_file(file))?;
+            .map_err(StoreError::file(file, "write"))?;
         Ok(())
     })?;
     Ok(std::fs::metadata(file).map(|m| m.len()).unwrap_or(0))

@@ -25,11 +25,7 @@ pub fn unpack(file: &Path, dir: &Path) -> Result<(), StoreError> {
         path: file.to_path_buf(),
         why,
     };
-    let input = File::open(file).map_err(|source| StoreError::File {
-        path: file.to_path_buf(),
-        op: "open",
-        source,
-    })?;
+    let input = File::open(file).map_err(StoreError::file(file, "open"))?;
     let truncated = |e: std::io::Error| bad(format!("it is truncated or not a tar archive ({e})"));
     let mut archive = tar::Archive::new(input);
     let mut entries = 0usize;
@@ -45,7 +41,7 @@ pub fn unpack(file: &Path, dir: &Path) -> Result<(), StoreError> {
         let dest = dir.join(&rel);
         match entry.header().entry_type() {
             EntryType::Directory => {
-                std::fs::create_dir_all(&dest).map_err(io(&dest))?;
+                std::fs::create_dir_all(&dest).map_err(StoreError::file(&dest, "write"))?;
             }
             EntryType::Regular | EntryType::Continuous => {
                 bytes = bytes.saturating_add(entry.size());
@@ -54,7 +50,7 @@ pub fn unpack(file: &Path, dir: &Path) -> Result<(), StoreError> {
                 }
                 seen_db |= rel == Path::new(DB_FILE);
                 write_file(&mut entry, &dest).map_err(|e| match e {
-                    Written::Io(e) => io(&dest)(e),
+                    Written::Io(e) => StoreError::file(&dest, "write")(e),
                     Written::Twice => bad(format!("{} appears twice", rel.display())),
                     Written::Short(e) => truncated(e),
                 })?;
@@ -73,14 +69,6 @@ pub fn unpack(file: &Path, dir: &Path) -> Result<(), StoreError> {
         )));
     }
     Ok(())
-}
-
-fn io(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::File {
-        path: path.to_path_buf(),
-        op: "write",
-        source,
-    }
 }
 
 /// The entry's path, if it is one `export` could have written.

@@ -104,6 +104,18 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// A maker for `map_err`: the file at `path` (not part of the index) failed at `op`.
+    pub fn file<'a>(
+        path: &'a Path,
+        op: &'static str,
+    ) -> impl Fn(std::io::Error) -> StoreError + 'a {
+        move |source| StoreError::File {
+            path: path.to_path_buf(),
+            op,
+            source,
+        }
+    }
+
     /// What the user can do about it.
     pub fn hint(&self) -> Option<String> {
         match self {
