@@ -48,6 +48,12 @@ pub fn unpack(file: &Path, dir: &Path) -> Result<(), StoreError> {
                 if bytes > MAX_BYTES {
                     return Err(bad(format!("it unpacks to more than {MAX_BYTES} bytes")));
                 }
+                // `lance` is the vector store's directory; a file of that name is no snapshot's.
+                if rel == Path::new(LANCE_DIR) {
+                    return Err(bad(format!(
+                        "{LANCE_DIR} is a file; a snapshot holds it as a directory"
+                    )));
+                }
                 seen_db |= rel == Path::new(DB_FILE);
                 write_file(&mut entry, &dest).map_err(|e| match e {
                     Written::Io(e) => StoreError::file(&dest, "write")(e),
@@ -188,6 +194,8 @@ mod tests {
             (b"/etc/x", EntryType::Regular),
             (b"other", EntryType::Regular),
             (b"lance/.git/config", EntryType::Regular),
+            // Found by the property test below: `lance` may only be the directory.
+            (b"lance", EntryType::Regular),
         ] {
             let (d, r) = try_unpack(&one_entry(name, kind, b""));
             assert!(
