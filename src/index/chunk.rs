@@ -66,29 +66,52 @@ impl Chunker {
     }
 }
 
-/// Attach 1-based line ranges to (byte offset, text) pieces, in one pass over the text.
+/// Attach 1-based line ranges to (byte offset, text) pieces, in one pass over the text, and
+/// widen each piece to whole lines. The splitter cuts at syntax boundaries, which can fall
+/// inside a line (`fn f() -> u32` | `{`): a chunk shown to a user must not end or start in
+/// the middle of one, and two chunks must not share a line. So a piece starts at the start
+/// of its first line (or after the line the previous chunk ended on) and ends at the end of
+/// its last line; a piece left with nothing is part of the chunk before it.
 fn with_lines(text: &str, pieces: &[(usize, &str)]) -> Vec<Chunk> {
     let bytes = text.as_bytes();
     let mut line = 1u32;
     let mut pos = 0usize;
-    let mut out = Vec::with_capacity(pieces.len());
+    // Where the text the previous chunk took ends (a line start, or the text's end).
+    let mut taken = 0usize;
+    let mut out: Vec<Chunk> = Vec::with_capacity(pieces.len());
     for (offset, piece) in pieces {
         let piece = piece.trim_end();
         if piece.trim().is_empty() {
             continue;
         }
-        if *offset >= pos {
-            line += count_newlines(&bytes[pos..*offset]);
-        } else {
-            line = 1 + count_newlines(&bytes[..*offset]);
+        let line_start = bytes[..*offset]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        let piece_end = offset + piece.len();
+        let line_end = bytes[piece_end..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(bytes.len(), |i| piece_end + i);
+        let from = line_start.max(taken);
+        if from >= line_end {
+            continue;
         }
-        pos = *offset;
-        let start = line;
-        let end = start + count_newlines(piece.as_bytes());
+        let whole = text[from..line_end].trim_end();
+        taken = (line_end + 1).min(bytes.len());
+        if whole.trim().is_empty() {
+            continue;
+        }
+        if from >= pos {
+            line += count_newlines(&bytes[pos..from]);
+        } else {
+            line = 1 + count_newlines(&bytes[..from]);
+        }
+        pos = from;
         out.push(Chunk {
-            start_line: start,
-            end_line: end,
-            text: piece.to_string(),
+            start_line: line,
+            end_line: line + count_newlines(whole.as_bytes()),
+            text: whole.to_string(),
         });
     }
     out
@@ -125,6 +148,32 @@ mod tests {
         for w in chunks.windows(2) {
             assert!(w[0].end_line < w[1].start_line);
         }
+    }
+
+    #[test]
+    fn a_cut_inside_a_line_widens_to_whole_lines() {
+        let text = "/// Doc.\npub fn f() -> u32 {\n    1\n}\nfn g() {}\n";
+        let sig = text.find("{").unwrap();
+        let pieces = [
+            (0, &text[..sig - 1]),
+            (sig, &text[sig..text.find("fn g").unwrap()]),
+            (text.find("fn g").unwrap(), "fn g() {}"),
+        ];
+        let chunks = with_lines(text, &pieces);
+        assert_eq!(chunks[0].text, "/// Doc.\npub fn f() -> u32 {");
+        assert_eq!((chunks[0].start_line, chunks[0].end_line), (1, 2));
+        assert_eq!(chunks[1].text, "    1\n}");
+        assert_eq!((chunks[1].start_line, chunks[1].end_line), (3, 4));
+        assert_eq!(chunks[2].text, "fn g() {}");
+        assert_eq!((chunks[2].start_line, chunks[2].end_line), (5, 5));
+        // A piece inside a line another chunk took is part of that chunk.
+        let one_line = "let a = 1; let b = 2;\nlet c = 3;";
+        let chunks = with_lines(
+            one_line,
+            &[(0, "let a = 1;"), (11, "let b = 2;"), (22, "let c = 3;")],
+        );
+        let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["let a = 1; let b = 2;", "let c = 3;"]);
     }
 
     #[test]
