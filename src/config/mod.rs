@@ -159,8 +159,11 @@ pub struct SearchConfig {
     pub n_final: usize,
     /// Candidates each retriever returns before fusion.
     pub n_retrieve: usize,
-    /// The `k` of reciprocal-rank fusion.
+    /// The `k` of reciprocal-rank fusion for a pasted issue (a query of several lines or
+    /// many words; see `search::params`).
     pub rrf_k: f64,
+    /// The `k` of reciprocal-rank fusion for a question (one line, a few words).
+    pub question_rrf_k: f64,
     /// Weights of the retrievers in the fusion.
     pub weights: Weights,
     /// Stem query and index words (English); changing it rebuilds the full-text index.
@@ -191,8 +194,11 @@ pub struct Weights {
     pub title: f64,
     /// Files changed by past commits whose messages match the query (hybrid mode).
     pub commits: f64,
-    /// The same for the title of a query of several lines (hybrid mode, with `commits` on).
+    /// The same for the title of a query of several lines (hybrid mode).
     pub commits_title: f64,
+    /// Definitions whose names the words of a question spell out (hybrid mode, questions
+    /// only; see `search::defs`).
+    pub definitions: f64,
 }
 
 /// Indexing settings: junk-file thresholds and chunk size.
@@ -223,6 +229,7 @@ impl Default for SearchConfig {
             n_final: 20,
             n_retrieve: 200,
             rrf_k: 90.0,
+            question_rrf_k: 15.0,
             weights: Weights::default(),
             stemming: false,
             recency_boost: 0.05,
@@ -242,6 +249,7 @@ impl Default for Weights {
             title: 0.15,
             commits: 0.3,
             commits_title: 0.2,
+            definitions: 1.0,
         }
     }
 }
@@ -267,6 +275,7 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.nfinal", "search.n_final"),
     ("codesearch.nretrieve", "search.n_retrieve"),
     ("codesearch.rrfk", "search.rrf_k"),
+    ("codesearch.questionrrfk", "search.question_rrf_k"),
     ("codesearch.weightbm25", "search.weights.bm25"),
     ("codesearch.weightvector", "search.weights.vector"),
     ("codesearch.weightsnippet", "search.weights.snippet"),
@@ -277,6 +286,7 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
         "codesearch.weightcommitstitle",
         "search.weights.commits_title",
     ),
+    ("codesearch.weightdefinitions", "search.weights.definitions"),
     ("codesearch.stemming", "search.stemming"),
     ("codesearch.recencyboost", "search.recency_boost"),
     ("codesearch.pathprior", "search.path_prior"),
@@ -361,6 +371,7 @@ impl Config {
             "search.n_final" => self.search.n_final = int()?,
             "search.n_retrieve" => self.search.n_retrieve = int()?,
             "search.rrf_k" => self.search.rrf_k = float()?,
+            "search.question_rrf_k" => self.search.question_rrf_k = float()?,
             "search.weights.bm25" => self.search.weights.bm25 = float()?,
             "search.weights.vector" => self.search.weights.vector = float()?,
             "search.weights.snippet" => self.search.weights.snippet = float()?,
@@ -368,6 +379,7 @@ impl Config {
             "search.weights.title" => self.search.weights.title = float()?,
             "search.weights.commits" => self.search.weights.commits = float()?,
             "search.weights.commits_title" => self.search.weights.commits_title = float()?,
+            "search.weights.definitions" => self.search.weights.definitions = float()?,
             "search.stemming" => self.search.stemming = boolean()?,
             "search.path_prior" => self.search.path_prior = boolean()?,
             "search.cochange" => self.search.cochange = boolean()?,
@@ -406,8 +418,13 @@ impl Config {
                 "must be at least min(n_final, 50) and at most 10000",
             ));
         }
-        if !(s.rrf_k.is_finite() && s.rrf_k > 0.0) {
-            return Err(bad("search.rrf_k", s.rrf_k.to_string(), "must be > 0"));
+        for (key, k) in [
+            ("search.rrf_k", s.rrf_k),
+            ("search.question_rrf_k", s.question_rrf_k),
+        ] {
+            if !(k.is_finite() && k > 0.0) {
+                return Err(bad(key, k.to_string(), "must be > 0"));
+            }
         }
         let w = &s.weights;
         for (key, v) in [
@@ -418,6 +435,7 @@ impl Config {
             ("search.weights.title", w.title),
             ("search.weights.commits", w.commits),
             ("search.weights.commits_title", w.commits_title),
+            ("search.weights.definitions", w.definitions),
             ("search.recency_boost", s.recency_boost),
         ] {
             if !(v.is_finite() && v >= 0.0) {

@@ -98,27 +98,22 @@ pub fn sum_by_path(scores: Vec<FileScore>) -> Vec<FileScore> {
     by_path.into_values().collect()
 }
 
-/// How much of a file's score its next-best spans get: the k-th best (0-based) gets
-/// `FILE_SPAN_DECAY^k`, up to `FILE_SPANS` spans. Lifting only the best span showed one chunk
-/// per file, so when the chunk evidence put a file's answer in its second or third chunk the
-/// lines a user reads were never among the first ten (short questions: Func@10 0.46 against
-/// BM25's 0.70, with the same files found). 0.5 with 3 spans measured 0.52 there; 0.75 with 5
-/// spans 0.60 (bench/RESULTS.md).
-const FILE_SPAN_DECAY: f64 = 0.75;
-/// Spans of one file that a file-level score lifts.
-const FILE_SPANS: usize = 5;
-
-/// Add each file's score to its best spans (spans arrive best first; see `FILE_SPAN_DECAY`)
-/// and re-sort; returns the files that have no span.
-pub fn lift_best_spans(spans: &mut [Span], files: Vec<FileScore>) -> Vec<FileScore> {
+/// Add each file's score to its best spans (spans arrive best first), the k-th (0-based)
+/// getting `decay^k` of it, up to `max_spans` spans (see `search::params`), and re-sort;
+/// returns the files that have no span.
+pub fn lift_best_spans(
+    spans: &mut [Span],
+    files: Vec<FileScore>,
+    (decay, max_spans): (f64, usize),
+) -> Vec<FileScore> {
     let mut by_path: HashMap<String, (FileScore, usize)> = files
         .into_iter()
         .map(|f| (f.path.clone(), (f, 0)))
         .collect();
     for s in spans.iter_mut() {
         if let Some((f, lifted)) = by_path.get_mut(&s.path) {
-            if *lifted < FILE_SPANS {
-                s.score += f.score * FILE_SPAN_DECAY.powi(*lifted as i32);
+            if *lifted < max_spans {
+                s.score += f.score * decay.powi(*lifted as i32);
                 s.sources.extend(f.sources.iter().copied());
                 s.sources.sort();
                 s.sources.dedup();
@@ -263,6 +258,9 @@ mod tests {
         }
     }
 
+    const FILE_SPAN_DECAY: f64 = 0.75;
+    const FILE_SPANS: usize = 5;
+
     #[test]
     fn a_file_lifts_its_best_spans_less_and_less_and_unmatched_files_come_back() {
         let mut spans = vec![span("a.rs", 0.5), span("b.rs", 0.4), span("b.rs", 0.3)];
@@ -272,7 +270,11 @@ mod tests {
             score,
             sources: vec![Source::File],
         };
-        let rest = lift_best_spans(&mut spans, vec![file("b.rs", 0.2), file("c.rs", 0.1)]);
+        let rest = lift_best_spans(
+            &mut spans,
+            vec![file("b.rs", 0.2), file("c.rs", 0.1)],
+            (FILE_SPAN_DECAY, FILE_SPANS),
+        );
         assert_eq!(spans[0].path, "b.rs");
         assert!((spans[0].score - 0.6).abs() < 1e-12);
         assert_eq!(spans[0].sources, [Source::Bm25, Source::File]);
@@ -284,7 +286,11 @@ mod tests {
         let mut many: Vec<Span> = (0..FILE_SPANS + 2)
             .map(|i| span("m.rs", 1.0 - i as f64 * 0.01))
             .collect();
-        lift_best_spans(&mut many, vec![file("m.rs", 1.0)]);
+        lift_best_spans(
+            &mut many,
+            vec![file("m.rs", 1.0)],
+            (FILE_SPAN_DECAY, FILE_SPANS),
+        );
         let lifted = many
             .iter()
             .filter(|s| s.sources.contains(&Source::File))

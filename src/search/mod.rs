@@ -7,9 +7,11 @@ pub mod background;
 pub mod budget;
 pub mod cochange;
 pub mod commits;
+pub mod defs;
 pub mod files;
 pub mod fusion;
 pub mod llm;
+pub mod params;
 pub mod prior;
 pub mod query;
 mod rank;
@@ -169,6 +171,7 @@ pub fn search(
         (Some(c), true) => rewritten(c, q, &mut degraded),
         _ => q,
     };
+    let ranking = params::Ranking::for_query(s, &q);
     // Before the lexical retrievers: a model that will be used starts loading now.
     let ready = matches!(opts.mode, Mode::Hybrid | Mode::Vector)
         .then(|| semantic::readiness(db, config, branch))
@@ -189,8 +192,9 @@ pub fn search(
         .filter(|_| s.weights.title > 0.0)
         .map(|tq| files::spawn(db.path(), branch, tq, n, lang));
     // What past commits of the branch said: their files, on a thread of their own.
+    // Either commit list runs without the other (`weights.commits = 0` keeps the title's).
     let past_title = title.filter(|_| s.weights.commits_title > 0.0);
-    let past = (opts.mode == Mode::Hybrid && s.weights.commits > 0.0)
+    let past = (opts.mode == Mode::Hybrid && (s.weights.commits > 0.0 || past_title.is_some()))
         .then(|| commits::spawn(db.path(), branch, (&q, past_title), lang));
     let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
@@ -221,6 +225,16 @@ pub fn search(
     let title_files = background::join(title_files)?;
     let past = background::join(past)?;
     crate::util::trace("files retrieved");
+    if opts.mode == Mode::Hybrid && ranking.definitions > 0.0 {
+        let hashes = definition_candidates(
+            &lists,
+            (&whole_files, &title_files),
+            ranking.definition_files,
+        );
+        let found = defs::name_matches((db, chunks), &q, &hashes, (n, lang))?;
+        crate::util::trace("definitions the query names");
+        lists.push((Source::Symbol, ranking.definitions, found));
+    }
     let found = rank::Found {
         lists: &lists,
         files: &whole_files,
@@ -231,7 +245,7 @@ pub fn search(
         (db, chunks),
         &q,
         branch,
-        config,
+        (config, &ranking),
         found,
         (glob.as_ref(), limit),
     )?;
@@ -290,6 +304,41 @@ fn lexical(
         lists.push((Source::Symbol, weight, found));
     }
     Ok(lists)
+}
+
+/// The contents whose definitions the function-level stage ranks: those of the first
+/// `n_files` distinct contents of the chunk lists and of each whole-file list, in that order.
+fn definition_candidates(
+    lists: &[(Source, f64, Vec<ChunkRef>)],
+    (files, title_files): (&[String], &[String]),
+    n_files: usize,
+) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut take = |hashes: &mut dyn Iterator<Item = &String>| {
+        let mut taken = 0;
+        for h in hashes {
+            if taken == n_files {
+                break;
+            }
+            if seen.insert(h.clone()) {
+                out.push(h.clone());
+            }
+            taken += 1;
+        }
+    };
+    for (_, _, found) in lists {
+        let mut distinct = std::collections::HashSet::new();
+        take(
+            &mut found
+                .iter()
+                .map(|c| &c.content_hash)
+                .filter(|h| distinct.insert(*h)),
+        );
+    }
+    take(&mut files.iter());
+    take(&mut title_files.iter());
+    out
 }
 
 /// Add a reason to the degraded note.
@@ -399,14 +448,17 @@ fn with_text(chunks: &ChunkStore, ranked: Vec<Ranked>) -> Result<Vec<Hit>, Searc
         .collect())
 }
 
-/// The numbered lines of the merged chunks, in order, each line once.
+/// The numbered lines of the merged chunks, in order, each line once. Chunks are cut at
+/// syntax boundaries, which can fall inside a line (`fn f() -> u32` | `{`): a line two
+/// chunks share is shown as the longer of its two parts.
 fn numbered_lines(parts: &[&ChunkRow]) -> Vec<(u32, String)> {
     let mut by_line: std::collections::BTreeMap<u32, String> = std::collections::BTreeMap::new();
     for c in parts {
         for (i, line) in c.content.lines().enumerate() {
-            by_line
-                .entry(c.start_line + i as u32)
-                .or_insert_with(|| line.to_string());
+            let shown = by_line.entry(c.start_line + i as u32).or_default();
+            if line.len() > shown.len() {
+                *shown = line.to_string();
+            }
         }
     }
     by_line.into_iter().collect()

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use globset::GlobMatcher;
 
 use super::fusion::{self, Source, Span};
+use super::params::Ranking;
 use super::query::Query;
 use super::thirdparty::ThirdParty;
 use super::{commits, files, prior, retrieve, Ranked, SearchError};
@@ -32,7 +33,7 @@ pub(super) fn rank(
     (db, chunks): (&Db, &ChunkStore),
     q: &Query,
     branch: &str,
-    config: &Config,
+    (config, ranking): (&Config, &Ranking),
     found: Found<'_>,
     (glob, limit): (Option<&GlobMatcher>, usize),
 ) -> Result<Vec<Ranked>, SearchError> {
@@ -47,7 +48,7 @@ pub(super) fn rank(
             (*src, *w, rows.iter().map(|r| r.id.clone()).collect())
         })
         .collect();
-    let fused = fusion::rrf(&keyed, config.search.rrf_k);
+    let fused = fusion::rrf(&keyed, ranking.rrf_k);
     let mut hashes: Vec<String> = chunk_by_id
         .values()
         .map(|c| c.content_hash.clone())
@@ -67,6 +68,7 @@ pub(super) fn rank(
     let place = Place {
         q,
         config,
+        rrf_k: ranking.rrf_k,
         glob,
         third_party,
         now_ns: crate::util::unix_now() as i128 * 1_000_000_000,
@@ -90,13 +92,17 @@ pub(super) fn rank(
         }
     }
     let mut merged = fusion::merge_spans(spans, 1, MERGE_MAX_LINES);
-    let w = &config.search.weights;
+    let w = &ranking.weights;
     let mut file_scores = place.file_scores((found.files, w.file, Source::File), &members);
     file_scores.extend(place.file_scores((found.title_files, w.title, Source::Title), &members));
     file_scores.extend(place.past_scores(&found.past.query, w.commits, &members));
     file_scores.extend(place.past_scores(&found.past.title, w.commits_title, &members));
     let file_scores = files::sum_by_path(file_scores);
-    let alone = files::lift_best_spans(&mut merged, file_scores);
+    let alone = files::lift_best_spans(
+        &mut merged,
+        file_scores,
+        (ranking.file_span_decay, ranking.file_spans),
+    );
     add_file_spans(chunks, q, alone, (&mut merged, &mut chunk_of_span), limit)?;
     Ok(merged
         .into_iter()
@@ -116,6 +122,7 @@ pub(super) fn rank(
 struct Place<'a> {
     q: &'a Query,
     config: &'a Config,
+    rrf_k: f64,
     glob: Option<&'a GlobMatcher>,
     third_party: ThirdParty,
     now_ns: i128,
@@ -148,6 +155,10 @@ impl Place<'_> {
         members: &retrieve::Membership,
     ) -> Vec<files::FileScore> {
         let mut out = Vec::new();
+        if weight <= 0.0 {
+            // Turned off (the other commit list may run): no score, and no source shown.
+            return out;
+        }
         for (i, f) in past.iter().enumerate() {
             let placed = members
                 .get(&f.content_hash)
@@ -190,7 +201,7 @@ impl Place<'_> {
         Some(files::FileScore {
             path: path.to_string(),
             content_hash: hash.to_string(),
-            score: weight / (self.config.search.rrf_k + (i + 1) as f64) * boost,
+            score: weight / (self.rrf_k + (i + 1) as f64) * boost,
             sources: vec![source],
         })
     }

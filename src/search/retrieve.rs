@@ -122,13 +122,12 @@ pub fn symbol_hits(
     Ok(ranked.into_iter().map(|(_, _, _, h)| h).collect())
 }
 
-/// The chunk that holds each definition, in the order of `hits` (LanceDB only, so it can
-/// run beside BM25 while the SQLite connection is busy there).
-pub fn symbol_chunks(
+/// The chunks of the contents that define `hits`, by content hash (in `lang` only, if given).
+pub fn chunks_of_definitions(
     chunks: &ChunkStore,
     hits: &[SymbolHit],
     lang: Option<&str>,
-) -> Result<Vec<ChunkRef>, SearchError> {
+) -> Result<HashMap<String, Vec<ChunkRef>>, SearchError> {
     let mut hashes: Vec<String> = hits.iter().map(|h| h.content_hash.clone()).collect();
     hashes.sort();
     hashes.dedup();
@@ -138,6 +137,17 @@ pub fn symbol_chunks(
             by_hash.entry(c.content_hash.clone()).or_default().push(c);
         }
     }
+    Ok(by_hash)
+}
+
+/// The chunk that holds each definition, in the order of `hits` (LanceDB only, so it can
+/// run beside BM25 while the SQLite connection is busy there).
+pub fn symbol_chunks(
+    chunks: &ChunkStore,
+    hits: &[SymbolHit],
+    lang: Option<&str>,
+) -> Result<Vec<ChunkRef>, SearchError> {
+    let by_hash = chunks_of_definitions(chunks, hits, lang)?;
     let mut out = Vec::new();
     for h in hits {
         let Some(cs) = by_hash.get(&h.content_hash) else {

@@ -70,18 +70,31 @@ impl Db {
         let mut out = Vec::new();
         for t in terms {
             let rows = stmt
-                .query_map(params![branch, t, limit as i64], |r| {
-                    Ok(SymbolHit {
-                        content_hash: r.get(0)?,
-                        name: r.get(1)?,
-                        kind: r.get(2)?,
-                        start_line: r.get(3)?,
-                        end_line: r.get(4)?,
-                    })
-                })
+                .query_map(params![branch, t, limit as i64], symbol_hit)
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .map_err(|e| self.err("search symbols", e))?;
             out.push(rows);
+        }
+        Ok(out)
+    }
+
+    /// Every definition of the contents `hashes` (names and lines), for the function-level
+    /// stage of a search.
+    pub fn definitions_of(&self, hashes: &[String]) -> Result<Vec<SymbolHit>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT content_hash, name, kind, start_line, end_line FROM snippets
+                 WHERE content_hash = ?1 ORDER BY start_line",
+            )
+            .map_err(|e| self.err("read definitions", e))?;
+        let mut out = Vec::new();
+        for h in hashes {
+            let rows = stmt
+                .query_map(params![h], symbol_hit)
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(|e| self.err("read definitions", e))?;
+            out.extend(rows);
         }
         Ok(out)
     }
@@ -233,4 +246,15 @@ pub struct Definition {
     /// The definition.
     #[serde(flatten)]
     pub symbol: super::catalog::Symbol,
+}
+
+/// A symbol hit from a row of (content_hash, name, kind, start_line, end_line).
+fn symbol_hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<SymbolHit> {
+    Ok(SymbolHit {
+        content_hash: r.get(0)?,
+        name: r.get(1)?,
+        kind: r.get(2)?,
+        start_line: r.get(3)?,
+        end_line: r.get(4)?,
+    })
 }

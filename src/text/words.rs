@@ -76,9 +76,51 @@ pub fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
 }
 
+/// An English word without its plural or third-person `-s` (`names` -> `name`, `matches`
+/// -> `match`, `entries` -> `entry`), so that a question's "sets the field names" meets the
+/// identifier words `set`, `field`, `name`. Deliberately light: only what `-s` inflection
+/// does, never a cut that could join unrelated identifier words.
+pub fn singular(word: &str) -> String {
+    let n = word.len();
+    let keep = n <= 3 || !word.is_ascii() || ["ss", "us", "is"].iter().any(|s| word.ends_with(s));
+    if keep {
+        return word.to_string();
+    }
+    if let Some(stem) = word.strip_suffix("ies").filter(|s| s.len() > 1) {
+        return format!("{stem}y");
+    }
+    if ["ches", "shes", "sses", "xes", "zes"]
+        .iter()
+        .any(|s| word.ends_with(s))
+    {
+        return word[..n - 2].to_string();
+    }
+    word.strip_suffix('s').unwrap_or(word).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn singular_undoes_only_s_inflection() {
+        for (w, s) in [
+            ("names", "name"),
+            ("sets", "set"),
+            ("matches", "match"),
+            ("boxes", "box"),
+            ("entries", "entry"),
+            ("releases", "release"),
+            ("bytes", "byte"),
+            ("class", "class"),
+            ("status", "status"),
+            ("analysis", "analysis"),
+            ("has", "has"),
+            ("name", "name"),
+        ] {
+            assert_eq!(singular(w), s, "{w}");
+        }
+    }
 
     #[test]
     fn identifiers_whole_and_split() {

@@ -155,11 +155,15 @@ fn a_past_commit_message_brings_in_the_files_it_changed_on_this_branch_only() {
     let issue = "Crash with unicode method names\nA verb such as PÖST makes the request fail.";
     let found = hits(&repo, issue, &[]);
     assert_eq!(by_commits(&found), ["src/net.rs"], "{found:?}");
-    // Only hybrid mode reads past commits, and weight 0 turns them off.
+    // Only hybrid mode reads past commits. Each list has its own weight: the whole query's
+    // at 0 leaves the title's (which matches this message too), both at 0 turn them off.
     assert!(by_commits(&hits(&repo, issue, &["--mode", "bm25"])).is_empty());
     repo.git(&["config", "codesearch.weightCommits", "0"]);
+    assert_eq!(by_commits(&hits(&repo, issue, &[])), ["src/net.rs"]);
+    repo.git(&["config", "codesearch.weightCommitsTitle", "0"]);
     assert!(by_commits(&hits(&repo, issue, &[])).is_empty());
     repo.git(&["config", "--unset", "codesearch.weightCommits"]);
+    repo.git(&["config", "--unset", "codesearch.weightCommitsTitle"]);
     // The title of a query of several lines matches the messages once more on its own.
     let score = |query: &str, title_weight: &str| {
         repo.git(&["config", "codesearch.weightCommitsTitle", title_weight]);

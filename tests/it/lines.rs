@@ -90,3 +90,69 @@ fn a_rare_identifier_among_common_words_ranks_first_at_its_definition() {
         "shown {start}-{end}, definition at {def_line}"
     );
 }
+
+/// A class whose methods all talk about fields, names and formats in their bodies, and one
+/// short setter whose *name* is what the question says.
+fn serializer_class() -> TestRepo {
+    let mut java = String::from(
+        "package demo;\n\nimport java.util.Map;\n\n/** Writes objects as JSON. */\npublic class ProtoAdapter {\n",
+    );
+    for name in [
+        "writeAll", "readAll", "encode", "decode", "render", "toJson",
+    ] {
+        java.push_str(&format!(
+            "  /** The {name} step of field name serialization. */\n  public String {name}(Map<String, Object> fields) {{\n    StringBuilder serialization = new StringBuilder();\n    for (String fieldName : fields.keySet()) {{\n      String format = fieldName.toLowerCase();\n      serialization.append(format).append(\" field name format \");\n      serialization.append(fields.get(fieldName));\n{}    }}\n    return serialization.toString();\n  }}\n\n",
+            "      serialization.append(fieldName.length());\n".repeat(12)
+        ));
+    }
+    // Unrelated methods between the decoys and the setter, so no hit spans both.
+    let neutral = |name: &str| {
+        format!(
+            "  public void {name}() {{\n{}  }}\n\n",
+            "    this.count = this.count + 1;\n".repeat(20)
+        )
+    };
+    for name in ["close", "flush", "reset"] {
+        java.push_str(&neutral(name));
+    }
+    java.push_str("  public ProtoAdapter setFieldNameSerializationFormat(CaseFormat from, CaseFormat to) {\n    this.from = from;\n    this.to = to;\n    return this;\n  }\n\n");
+    for name in ["open", "clear"] {
+        java.push_str(&neutral(name));
+    }
+    java.push_str("}\n");
+    TestRepo::with_files(&[
+        ("src/demo/ProtoAdapter.java", java.as_str()),
+        (
+            "src/demo/CaseFormat.java",
+            "package demo;\n\npublic enum CaseFormat {\n  LOWER_CAMEL, UPPER_CAMEL, LOWER_UNDERSCORE;\n}\n",
+        ),
+    ])
+}
+
+/// Whether the first hit's lines hold the setter's definition.
+fn first_hit_holds_setter(repo: &TestRepo, hits: &[serde_json::Value]) -> bool {
+    let text = std::fs::read_to_string(repo.path().join("src/demo/ProtoAdapter.java")).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.contains("setFieldNameSerializationFormat"))
+        .unwrap() as u64
+        + 1;
+    let first = &hits[0];
+    first["path"] == "src/demo/ProtoAdapter.java"
+        && first["start_line"].as_u64().unwrap() <= line
+        && line <= first["end_line"].as_u64().unwrap()
+}
+
+#[test]
+fn a_question_that_spells_out_a_function_name_shows_that_function_first() {
+    let repo = serializer_class();
+    let question = "Sets the field names serialization format";
+    // The premise: by their words alone, the chunks that repeat "field name format" win.
+    repo.git(&["config", "codesearch.weightDefinitions", "0"]);
+    let without = repo.search(question, &[]);
+    assert!(!first_hit_holds_setter(&repo, &without), "{without:#?}");
+    // The definitions the question names decide which lines come first.
+    repo.git(&["config", "--unset", "codesearch.weightDefinitions"]);
+    let hits = repo.search(question, &[]);
+    assert!(first_hit_holds_setter(&repo, &hits), "{hits:#?}");
+}

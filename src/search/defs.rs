@@ -1,0 +1,155 @@
+//! The function-level stage: among the contents the first stage found, the definitions
+//! whose *names* say what the query says. A short question says in words what a
+//! function's name says in an identifier ("Sets the field names serialization format" and
+//! `setFieldNameSerializationFormat`); chunk BM25 sees those words spread over a chunk
+//! that may hold five functions, symbol search only matches whole names or prefixes. This
+//! list ranks each candidate definition by how much of its name the query covers, rarer
+//! name words counting more, and gives the chunk that holds it.
+
+use std::collections::{HashMap, HashSet};
+
+use super::query::{is_stop_word, Query};
+use super::SearchError;
+use crate::store::catalog::SymbolHit;
+use crate::store::{ChunkRef, ChunkStore, Db};
+use crate::text::words::{singular, split_identifier};
+
+/// A name word the query lacks costs this fraction of what a covered one of the same rarity
+/// earns: `getFieldName` for "field name" still ranks, below `fieldName`.
+const MISSING_WORD_COST: f64 = 0.5;
+
+/// The chunks holding the definitions of `hashes` that the query names best, best first, at
+/// most `n`.
+pub fn name_matches(
+    (db, chunks): (&Db, &ChunkStore),
+    q: &Query,
+    hashes: &[String],
+    (n, lang): (usize, Option<&str>),
+) -> Result<Vec<ChunkRef>, SearchError> {
+    let wanted: HashSet<String> = q.terms.iter().map(|t| singular(t)).collect();
+    if wanted.is_empty() || hashes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let defs = db.definitions_of(hashes)?;
+    let ranked = rank(&defs, &wanted);
+    let best: Vec<SymbolHit> = ranked.into_iter().take(n).cloned().collect();
+    let by_hash = super::retrieve::chunks_of_definitions(chunks, &best, lang)?;
+    let mut seen = HashSet::new();
+    Ok(best
+        .iter()
+        .filter_map(|d| by_hash.get(&d.content_hash).map(|cs| (cs, d)))
+        .flat_map(|(cs, d)| [body_chunk(cs, d), first_chunk(cs, d)])
+        .flatten()
+        .filter(|c| seen.insert(c.id.clone()))
+        .collect())
+}
+
+/// The chunk that holds the definition's first line.
+fn first_chunk(chunks: &[ChunkRef], d: &SymbolHit) -> Option<ChunkRef> {
+    chunks
+        .iter()
+        .find(|c| c.start_line <= d.start_line && d.start_line <= c.end_line)
+        .cloned()
+}
+
+/// The chunk that holds most of the definition's lines, the first on a tie: a definition
+/// longer than a chunk starts with a chunk of comment and signature, and its body is what
+/// answers.
+fn body_chunk(chunks: &[ChunkRef], d: &SymbolHit) -> Option<ChunkRef> {
+    let overlap = |c: &ChunkRef| {
+        let (start, end) = (c.start_line.max(d.start_line), c.end_line.min(d.end_line));
+        (end + 1).saturating_sub(start)
+    };
+    chunks
+        .iter()
+        .filter(|c| overlap(c) > 0)
+        .max_by(|a, b| {
+            overlap(a)
+                .cmp(&overlap(b))
+                .then(b.start_line.cmp(&a.start_line))
+        })
+        .cloned()
+}
+
+/// The name words that carry meaning: split, lower-cased, singular, no stop words (`get`,
+/// `of`) and no single letters.
+fn name_words(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = split_identifier(name)
+        .into_iter()
+        .filter(|w| w.chars().count() > 1 && !is_stop_word(w))
+        .map(|w| singular(&w))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `defs` with a positive score, best first: the rarity (among `defs`) of the name words the
+/// query holds, less [`MISSING_WORD_COST`] of the rarity of those it does not; ties keep
+/// the order of the contents as the first stage found them.
+fn rank<'a>(defs: &'a [SymbolHit], wanted: &HashSet<String>) -> Vec<&'a SymbolHit> {
+    let words: Vec<Vec<String>> = defs.iter().map(|d| name_words(&d.name)).collect();
+    let mut df: HashMap<&str, f64> = HashMap::new();
+    for ws in &words {
+        for w in ws {
+            *df.entry(w.as_str()).or_default() += 1.0;
+        }
+    }
+    let total = defs.len() as f64;
+    let idf = |w: &str| (1.0 + total / df[w]).ln();
+    let mut scored: Vec<(f64, usize)> = words
+        .iter()
+        .enumerate()
+        .filter_map(|(i, ws)| {
+            let (hit, miss): (Vec<&String>, Vec<&String>) =
+                ws.iter().partition(|w| wanted.contains(w.as_str()));
+            let score = hit.iter().map(|w| idf(w)).sum::<f64>()
+                - MISSING_WORD_COST * miss.iter().map(|w| idf(w)).sum::<f64>();
+            (!hit.is_empty() && score > 0.0).then_some((score, i))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.into_iter().map(|(_, i)| &defs[i]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def(name: &str, line: u32) -> SymbolHit {
+        SymbolHit {
+            content_hash: "h".into(),
+            name: name.into(),
+            kind: "function".into(),
+            start_line: line,
+            end_line: line + 5,
+        }
+    }
+
+    #[test]
+    fn the_name_the_question_spells_out_ranks_first() {
+        let defs = vec![
+            def("setIndent", 1),
+            def("getFieldName", 10),
+            def("setFieldNameSerializationFormat", 20),
+            def("format", 30),
+            def("close", 40),
+        ];
+        let q = crate::search::prepare("Sets the field names serialization format").unwrap();
+        let wanted: HashSet<String> = q.terms.iter().map(|t| singular(t)).collect();
+        let names: Vec<&str> = rank(&defs, &wanted)
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(names[0], "setFieldNameSerializationFormat");
+        assert!(!names.contains(&"close"), "{names:?}");
+    }
+
+    #[test]
+    fn a_name_of_words_the_query_lacks_is_not_ranked() {
+        let defs = vec![def("parseHeaderBlockLength", 1), def("flush", 9)];
+        let q = crate::search::prepare("the length of something").unwrap();
+        let wanted: HashSet<String> = q.terms.iter().map(|t| singular(t)).collect();
+        assert!(rank(&defs, &wanted).is_empty());
+    }
+}
