@@ -4,6 +4,7 @@
 //! [`crate::text::tokens`] (exact tiktoken BPE on every candidate section cost ~80% of indexing).
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use text_splitter::{ChunkConfig, CodeSplitter, MarkdownSplitter, TextSplitter};
 
@@ -48,22 +49,76 @@ impl Chunker {
 
     /// Split `text` (of `language`) into chunks, in order, with exact line ranges.
     pub fn chunk(&mut self, language: &'static str, text: &str) -> Vec<Chunk> {
-        let pieces: Vec<(usize, &str)> = match lang::splitting(language) {
+        self.chunk_within(language, text, SPLIT_TIME).0
+    }
+
+    /// [`Chunker::chunk`], but when splitting takes longer than `limit` the rest of the
+    /// text is cut in windows of [`WINDOW_LINES`] lines; the flag says it was. Real files
+    /// (not only crafted ones) can make the splitter's search for boundaries slow enough to
+    /// hold a whole index run on one file.
+    pub fn chunk_within(
+        &mut self,
+        language: &'static str,
+        text: &str,
+        limit: Duration,
+    ) -> (Vec<Chunk>, bool) {
+        let started = Instant::now();
+        let (mut pieces, over) = match lang::splitting(language) {
             Splitting::Code => {
                 let max = self.max_tokens;
                 let splitter = self.code.entry(language).or_insert_with(|| {
                     lang::grammar(language).and_then(|g| CodeSplitter::new(g, config(max)).ok())
                 });
                 match splitter {
-                    Some(s) => s.chunk_indices(text).collect(),
-                    None => self.text.chunk_indices(text).collect(),
+                    Some(s) => until(s.chunk_indices(text), started, limit),
+                    None => until(self.text.chunk_indices(text), started, limit),
                 }
             }
-            Splitting::Markdown => self.markdown.chunk_indices(text).collect(),
-            Splitting::Text => self.text.chunk_indices(text).collect(),
+            Splitting::Markdown => until(self.markdown.chunk_indices(text), started, limit),
+            Splitting::Text => until(self.text.chunk_indices(text), started, limit),
         };
-        with_lines(text, &pieces)
+        if over {
+            let done = pieces.last().map_or(0, |(o, p)| o + p.len());
+            pieces.extend(windows(text, done));
+        }
+        (with_lines(text, &pieces), over)
     }
+}
+
+/// The pieces `iter` gives until `limit` has passed since `started`; whether it had.
+fn until<'t>(
+    iter: impl Iterator<Item = (usize, &'t str)>,
+    started: Instant,
+    limit: Duration,
+) -> (Vec<(usize, &'t str)>, bool) {
+    let mut pieces = Vec::new();
+    for piece in iter {
+        pieces.push(piece);
+        if started.elapsed() > limit {
+            return (pieces, true);
+        }
+    }
+    (pieces, false)
+}
+
+/// How long splitting one file may take before the rest is cut in line windows.
+pub const SPLIT_TIME: Duration = Duration::from_secs(5);
+/// Lines per window when splitting took too long.
+pub const WINDOW_LINES: usize = 50;
+
+/// The text from byte `from` on, in pieces of [`WINDOW_LINES`] lines.
+fn windows(text: &str, from: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = from;
+    while start < text.len() {
+        let end = text[start..]
+            .match_indices('\n')
+            .nth(WINDOW_LINES - 1)
+            .map_or(text.len(), |(i, _)| start + i + 1);
+        out.push((start, &text[start..end]));
+        start = end;
+    }
+    out
 }
 
 /// Attach 1-based line ranges to (byte offset, text) pieces, in one pass over the text, and
@@ -174,6 +229,27 @@ mod tests {
         );
         let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["let a = 1; let b = 2;", "let c = 3;"]);
+    }
+
+    #[test]
+    fn splitting_past_its_time_cuts_the_rest_in_line_windows() {
+        let src: String = (0..400)
+            .map(|i| format!("fn function_{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n\n"))
+            .collect();
+        let mut c = Chunker::new(64);
+        let (chunks, over) = c.chunk_within("rust", &src, Duration::ZERO);
+        assert!(over);
+        // The first piece the splitter gave, then windows of WINDOW_LINES lines to the end.
+        let lines = src.trim_end().lines().count() as u32;
+        assert_eq!(chunks.last().unwrap().end_line, lines);
+        for w in chunks.windows(2) {
+            assert!(w[0].end_line < w[1].start_line, "{w:?}");
+        }
+        assert!(chunks[1..]
+            .iter()
+            .all(|c| c.end_line - c.start_line < WINDOW_LINES as u32));
+        let (_, over) = c.chunk_within("rust", &src, Duration::from_secs(60));
+        assert!(!over);
     }
 
     #[test]

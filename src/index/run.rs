@@ -438,7 +438,7 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         Err(reason) => return skip(scanned, reason),
     };
     let language = lang::language_of(&f.rel);
-    let note = super::guard::plain_text_reason(language, text);
+    let mut note = super::guard::plain_text_reason(language, text);
     // Over a bound: cut as plain text, no symbols (see `guard`).
     let cut_as = if note.is_some() { "text" } else { language };
     let (pieces, symbols) = TOOLS.with(|t| {
@@ -451,7 +451,15 @@ fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
             ));
         }
         let (_, chunker, tagger) = t.as_mut().expect("just set");
-        (chunker.chunk(cut_as, text), tagger.symbols(cut_as, text))
+        let (pieces, slow) = chunker.chunk_within(cut_as, text, super::chunk::SPLIT_TIME);
+        if slow && note.is_none() {
+            note = Some(format!(
+                "splitting took over {} s: the rest is cut in {}-line windows",
+                super::chunk::SPLIT_TIME.as_secs(),
+                super::chunk::WINDOW_LINES
+            ));
+        }
+        (pieces, tagger.symbols(cut_as, text))
     });
     let hash = scanned.content_hash.clone();
     let chunks: Vec<ChunkRow> = pieces
