@@ -66,8 +66,9 @@ pub enum IndexError {
     /// The repository has no commits and no files.
     #[error("nothing to index in {path}: the repository has no commits and no files")]
     Empty { path: PathBuf },
-    /// The branch changed under us and the work tree could not be read.
-    #[error("cannot resolve the checked-out branch")]
+    /// Git could not be read: HEAD, a `--rev` revision or its trees and blobs, the branches
+    /// (the git error names which, and the path or revision).
+    #[error(transparent)]
     Git(#[from] crate::git::GitError),
 }
 

@@ -132,3 +132,29 @@ fn a_crafted_tree_never_writes_outside_the_index() {
     let run = repo.index(&["--rev", "evil"]);
     assert_eq!(run["stats"]["skipped"], 3, "{run}");
 }
+
+#[test]
+fn an_unreadable_tree_of_a_revision_is_named_as_such() {
+    let repo = TestRepo::with_files(&[("src/deep/a.rs", "pub fn alpha() {}\n")]);
+    // Lose the object of one tree of HEAD (a damaged or partial clone).
+    let tree = repo.git(&["rev-parse", "HEAD:src/deep"]);
+    let tree = tree.trim();
+    let object = repo
+        .path()
+        .join(".git/objects")
+        .join(&tree[..2])
+        .join(&tree[2..]);
+    std::fs::remove_file(&object).unwrap();
+    let out = repo.run(&["index", "--rev", "HEAD"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let first = err.lines().next().unwrap_or_default();
+    // The error names what failed (the revision's commit, then the missing object), not
+    // "the checked-out branch".
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    assert!(
+        first.starts_with("error: cannot read revision") && first.contains(head.trim()),
+        "{err}"
+    );
+    assert!(err.contains(tree), "{err}");
+}
