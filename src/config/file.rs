@@ -110,7 +110,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(CONFIG_FILE), HOSTILE).unwrap();
         let c = Config::load(dir.path(), |_| None).unwrap();
-        assert_eq!(c.embed.provider, "local");
+        assert_eq!(c.embed.provider, "none");
         assert_eq!(c.embed.url, EmbedConfig::default().url);
         assert_eq!(c.embed.api_key_env, "");
         assert_eq!(c.llm, LlmConfig::default());
@@ -124,13 +124,13 @@ mod tests {
         assert!(c.untrusted.is_empty());
         let other = crate::util::sha256_hex(b"older file");
         let c = Config::load(dir.path(), |k| (k == TRUST_KEY).then(|| other.clone())).unwrap();
-        assert_eq!(c.embed.provider, "local");
+        assert_eq!(c.embed.provider, "none");
         // The user's own git config may still choose a provider.
         let c = Config::load(dir.path(), |k| {
-            (k == "codesearch.embedprovider").then(|| "none".into())
+            (k == "codesearch.embedprovider").then(|| "local".into())
         })
         .unwrap();
-        assert_eq!(c.embed.provider, "none");
+        assert_eq!(c.embed.provider, "local");
     }
 
     #[cfg(unix)]

@@ -95,9 +95,10 @@ pub struct Config {
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct EmbedConfig {
-    /// `local` (the default: the model compiled into the binary), `openai` (any
-    /// OpenAI-compatible `/embeddings` API: OpenAI, Voyage, Ollama, llama.cpp server, TEI,
-    /// vLLM) or `none` (vector search off).
+    /// `none` (the default: vector search off, no embedding cost; see bench/RESULTS.md for
+    /// why), `local` (the model compiled into the binary, or one installed with `model
+    /// install`) or `openai` (any OpenAI-compatible `/embeddings` API: OpenAI, Voyage, Ollama,
+    /// llama.cpp server, TEI, vLLM).
     pub provider: String,
     /// Base URL of the API; `/embeddings` is appended.
     pub url: String,
@@ -133,7 +134,7 @@ pub struct EmbedConfig {
 impl Default for EmbedConfig {
     fn default() -> Self {
         EmbedConfig {
-            provider: "local".into(),
+            provider: "none".into(),
             url: "http://127.0.0.1:11434/v1".into(),
             model: String::new(),
             dimension: 0,
@@ -185,8 +186,9 @@ pub struct Weights {
     pub bm25: f64,
     /// Vector (embedding) search.
     pub vector: f64,
-    /// Symbol (snippet) search over definitions.
-    pub snippet: f64,
+    /// Symbol search over definition names (`snippet` is its old name, still read).
+    #[serde(alias = "snippet")]
+    pub symbol: f64,
     /// Whole-file BM25 over identifier terms (hybrid mode).
     pub file: f64,
     /// Whole-file BM25 over the first line of a query of several lines, a pasted issue's
@@ -244,7 +246,7 @@ impl Default for Weights {
         Weights {
             bm25: 0.6,
             vector: 0.15,
-            snippet: 0.1,
+            symbol: 0.1,
             file: 1.0,
             title: 0.15,
             commits: 0.3,
@@ -278,7 +280,9 @@ pub const GIT_KEYS: &[(&str, &str)] = &[
     ("codesearch.questionrrfk", "search.question_rrf_k"),
     ("codesearch.weightbm25", "search.weights.bm25"),
     ("codesearch.weightvector", "search.weights.vector"),
-    ("codesearch.weightsnippet", "search.weights.snippet"),
+    ("codesearch.weightsymbol", "search.weights.symbol"),
+    // The old name of the same setting.
+    ("codesearch.weightsnippet", "search.weights.symbol"),
     ("codesearch.weightfile", "search.weights.file"),
     ("codesearch.weighttitle", "search.weights.title"),
     ("codesearch.weightcommits", "search.weights.commits"),
@@ -374,7 +378,7 @@ impl Config {
             "search.question_rrf_k" => self.search.question_rrf_k = float()?,
             "search.weights.bm25" => self.search.weights.bm25 = float()?,
             "search.weights.vector" => self.search.weights.vector = float()?,
-            "search.weights.snippet" => self.search.weights.snippet = float()?,
+            "search.weights.symbol" => self.search.weights.symbol = float()?,
             "search.weights.file" => self.search.weights.file = float()?,
             "search.weights.title" => self.search.weights.title = float()?,
             "search.weights.commits" => self.search.weights.commits = float()?,
@@ -430,7 +434,7 @@ impl Config {
         for (key, v) in [
             ("search.weights.bm25", w.bm25),
             ("search.weights.vector", w.vector),
-            ("search.weights.snippet", w.snippet),
+            ("search.weights.symbol", w.symbol),
             ("search.weights.file", w.file),
             ("search.weights.title", w.title),
             ("search.weights.commits", w.commits),
@@ -442,7 +446,7 @@ impl Config {
                 return Err(bad(key, v.to_string(), "must be a number >= 0"));
             }
         }
-        if w.bm25 + w.vector + w.snippet <= 0.0 {
+        if w.bm25 + w.vector + w.symbol <= 0.0 {
             return Err(bad(
                 "search.weights",
                 "0".into(),
@@ -567,7 +571,7 @@ mod tests {
         assert_eq!(c.search.rrf_k, 90.0);
         assert_eq!(c.search.weights.bm25, 0.6);
         assert_eq!(c.search.weights.vector, 0.15);
-        assert_eq!(c.search.weights.snippet, 0.1);
+        assert_eq!(c.search.weights.symbol, 0.1);
         c.validate("defaults").unwrap();
     }
 
@@ -585,6 +589,22 @@ mod tests {
         .unwrap();
         assert_eq!(c.search.n_final, 7);
         assert_eq!(c.search.rrf_k, 30.0);
+    }
+
+    #[test]
+    fn the_symbol_weight_is_read_by_its_old_name_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(CONFIG_FILE);
+        std::fs::write(&file, "[search.weights]\nsnippet = 0.4\n").unwrap();
+        let c = Config::load(dir.path(), |_| None).unwrap();
+        assert_eq!(c.search.weights.symbol, 0.4);
+        std::fs::write(&file, "[search.weights]\nsymbol = 0.3\n").unwrap();
+        let c = Config::load(dir.path(), |_| None).unwrap();
+        assert_eq!(c.search.weights.symbol, 0.3);
+        for key in ["codesearch.weightsnippet", "codesearch.weightsymbol"] {
+            let c = Config::load(dir.path(), |k| (k == key).then(|| "0.2".into())).unwrap();
+            assert_eq!(c.search.weights.symbol, 0.2, "{key}");
+        }
     }
 
     #[test]

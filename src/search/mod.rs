@@ -213,7 +213,7 @@ pub fn search(
             (None, Mode::Vector) => {
                 return Err(SearchError::ModeUnavailable {
                     mode: "vector",
-                    reason: part.note.unwrap_or_default(),
+                    reason: part.note.unwrap_or_else(|| semantic::DISABLED.into()),
                 })
             }
             (None, _) => {}
@@ -299,7 +299,7 @@ fn lexical(
         let weight = if mode == Mode::Symbol {
             1.0
         } else {
-            weights.snippet
+            weights.symbol
         };
         lists.push((Source::Symbol, weight, found));
     }

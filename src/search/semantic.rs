@@ -26,15 +26,19 @@ pub enum Readiness {
     },
     /// Vector search cannot run; the reason, for the degraded note.
     Off(String),
+    /// No embedding provider is configured (the default): a choice, not a degraded search.
+    Disabled,
 }
+
+/// Why `--mode vector` cannot run when no provider is configured.
+pub const DISABLED: &str =
+    "vector search is off (the default; [embed] provider = none): turn it on with `git config codesearch.embedProvider local` and run `git codesearch index`";
 
 /// Read, once per search, whether vectors can be searched on `branch`; when they can, start
 /// loading the model in the background so that it overlaps the lexical retrievers.
 pub fn readiness(db: &Db, config: &Config, branch: &str) -> Result<Readiness, SearchError> {
     let Some(model) = crate::embed::model_id(&config.embed) else {
-        return Ok(Readiness::Off(
-            "vector search is off ([embed] provider = none); using BM25 + symbols".into(),
-        ));
+        return Ok(Readiness::Disabled);
     };
     let (done, total) = db.embed_coverage(branch, &model)?;
     crate::util::trace("vector coverage read");
@@ -64,6 +68,12 @@ pub fn retrieve(
     let (model, done, total) = match ready {
         Readiness::Ready { model, done, total } => (model, done, total),
         Readiness::Off(note) => return Ok(off(note)),
+        Readiness::Disabled => {
+            return Ok(VectorPart {
+                found: None,
+                note: None,
+            })
+        }
     };
     let vector = match embed_query(config, q) {
         Ok(v) => v,

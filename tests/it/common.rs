@@ -36,27 +36,21 @@ pub fn hermetic(cmd: &mut Command, home: &Path) {
 }
 
 impl TestRepo {
-    /// An empty repository on branch `main`. Embedding is switched off in its git config:
-    /// the CPU model would make every index run in every test slow, and only the tests
-    /// about vectors (and one crash test) need it; they call [`TestRepo::embed_locally`].
+    /// An empty repository on branch `main`, with the product's defaults: vector search off
+    /// (it is opt-in). The tests about vectors (and one crash test) turn it on with
+    /// [`TestRepo::embed_locally`] or a trusted `.codesearch.toml`.
     pub fn new() -> TestRepo {
         let repo = TestRepo {
             dir: tempfile::tempdir().expect("tempdir"),
         };
         repo.git(&["init", "-q", "-b", "main"]);
-        repo.git(&["config", "codesearch.embedProvider", "none"]);
         repo
     }
 
-    /// Back to the product's default: the bundled local embedding model (or whatever
-    /// `.codesearch.toml` says).
+    /// Turn vector search on with the bundled local embedding model (vectors are opt-in), as
+    /// a user does with `git config codesearch.embedProvider local`.
     pub fn embed_locally(&self) -> &Self {
-        let mut cmd = Command::new("git");
-        cmd.args(["config", "--unset", "codesearch.embedProvider"])
-            .current_dir(self.path());
-        hermetic(&mut cmd, self.path());
-        // Status 5: already unset.
-        let _ = cmd.output().expect("run git");
+        self.git(&["config", "codesearch.embedProvider", "local"]);
         self
     }
 

@@ -69,7 +69,6 @@ fn import_fails(repo: &TestRepo, tar: &Path, says: &str) {
 fn a_committed_config_cannot_send_code_or_secrets_anywhere_until_trusted() {
     let server = Server::start(vec![], Answer::Ok);
     let repo = TestRepo::with_files(&[("src/a.rs", "pub fn secret_sauce() {}\n")]);
-    repo.embed_locally();
     repo.write(
         ".codesearch.toml",
         format!(

@@ -29,7 +29,6 @@ const FILES: &[(&str, &str)] = &[
 
 /// Write `.codesearch.toml` (kept out of the index, so file counts stay those of FILES).
 fn config(repo: &TestRepo, text: &str) {
-    repo.embed_locally();
     repo.write(".git/info/exclude", ".codesearch.toml\n");
     repo.write(".codesearch.toml", text);
     repo.trust_config();
@@ -208,19 +207,22 @@ fn switching_the_model_re_embeds_and_never_mixes_vectors() {
 }
 
 #[test]
-fn vector_search_off_is_reported_not_fatal() {
+fn vector_search_is_off_by_default_quietly_and_mode_vector_says_how_to_turn_it_on() {
     let repo = TestRepo::with_files(FILES);
-    config(&repo, "[embed]\nprovider = \"none\"\n");
     let v = repo.index(&[]);
     assert_eq!(stats(&v, "embedded"), 0, "{v}");
+    // Off is the default, not a degraded search: no note.
     let hits = repo.search("blend", &[]);
     assert_eq!(hits[0]["path"], "src/colors.py");
-    assert!(hits[0]["degraded"].as_str().unwrap().contains("off"));
+    assert!(hits[0]["degraded"].is_null(), "{hits:?}");
+    let out = repo.run(&["search", "blend"]);
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty(), "{out:?}");
     let out = repo.run(&["search", "--mode", "vector", "blend"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("error: vector search is not available"),
+        err.contains("error: vector search is not available")
+            && err.contains("codesearch.embedProvider local"),
         "{err}"
     );
     assert!(err.contains("hint:"), "{err}");
