@@ -316,15 +316,10 @@ fn definition_candidates(
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     let mut take = |hashes: &mut dyn Iterator<Item = &String>| {
-        let mut taken = 0;
-        for h in hashes {
-            if taken == n_files {
-                break;
-            }
+        for h in hashes.take(n_files) {
             if seen.insert(h.clone()) {
                 out.push(h.clone());
             }
-            taken += 1;
         }
     };
     for (_, _, found) in lists {
