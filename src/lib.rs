@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod config;
 pub mod embed;
+pub mod env;
 pub mod error;
 pub mod git;
 pub mod index;

@@ -85,9 +85,8 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
 pub fn trace(label: &str) {
     use std::sync::OnceLock;
     static START: OnceLock<Option<std::time::Instant>> = OnceLock::new();
-    let start = START.get_or_init(|| {
-        std::env::var_os("GIT_CODESEARCH_TRACE").map(|_| std::time::Instant::now())
-    });
+    let start =
+        START.get_or_init(|| crate::env::get(crate::env::TRACE).map(|_| std::time::Instant::now()));
     if let Some(t) = start {
         eprintln!(
             "trace: {:>8.2} ms  {label}",

@@ -14,7 +14,7 @@ const SNIPPET_LINES: usize = 4;
 
 /// Whether to colour stdout.
 pub fn color_stdout() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+    crate::env::non_empty(crate::env::NO_COLOR).is_none() && std::io::stdout().is_terminal()
 }
 
 pub use crate::util::when;

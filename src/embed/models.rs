@@ -65,13 +65,13 @@ impl ModelError {
 /// Where installed models live: `$GIT_CODESEARCH_MODELS`, else
 /// `$XDG_DATA_HOME/git-codesearch/models`, else `~/.local/share/git-codesearch/models`.
 pub fn models_dir() -> Result<PathBuf, ModelError> {
-    if let Some(d) = std::env::var_os("GIT_CODESEARCH_MODELS") {
+    if let Some(d) = crate::env::get(crate::env::MODELS) {
         return Ok(PathBuf::from(d));
     }
-    if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+    if let Some(d) = crate::env::non_empty(crate::env::XDG_DATA_HOME) {
         return Ok(PathBuf::from(d).join("git-codesearch/models"));
     }
-    let home = std::env::var_os("HOME").ok_or(ModelError::NoHome)?;
+    let home = crate::env::get(crate::env::HOME).ok_or(ModelError::NoHome)?;
     Ok(PathBuf::from(home).join(".local/share/git-codesearch/models"))
 }
 

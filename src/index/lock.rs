@@ -141,7 +141,9 @@ fn hostname() -> String {
             return String::from_utf8_lossy(&buf[..end]).into_owned();
         }
     }
-    std::env::var("HOSTNAME").unwrap_or_else(|_| "localhost".into())
+    crate::env::get(crate::env::HOSTNAME)
+        .and_then(|h| h.into_string().ok())
+        .unwrap_or_else(|| "localhost".into())
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ pub use sqlite::Db;
 pub use vectors::VectorHit;
 
 /// Environment variable that overrides where the index lives.
-pub const DIR_ENV: &str = "GIT_CODESEARCH_DIR";
+pub const DIR_ENV: &str = crate::env::INDEX_DIR;
 
 /// Errors of the SQLite and LanceDB stores.
 #[derive(Debug, thiserror::Error)]
@@ -161,7 +161,7 @@ fn is_busy(e: &rusqlite::Error) -> bool {
 
 /// Where the index of a repository lives: `$GIT_CODESEARCH_DIR`, else `<common dir>/codesearch`.
 pub fn index_dir(common_dir: &Path) -> PathBuf {
-    match std::env::var_os(DIR_ENV) {
+    match crate::env::get(DIR_ENV) {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
         _ => common_dir.join("codesearch"),
     }

@@ -1,11 +1,26 @@
 //! Layers depend only downward: cli → search / index → workspace → store / embed / git /
-//! config → text → util. This test reads every source file and fails when a module imports
+//! config → text → util → env. This test reads every source file and fails when a module imports
 //! one above it (or search and index import each other), naming the file and the import.
 
 use std::path::Path;
 
 /// For each module, the modules it must never import.
 const FORBIDDEN: &[(&str, &[&str])] = &[
+    (
+        "env",
+        &[
+            "util",
+            "text",
+            "config",
+            "store",
+            "embed",
+            "git",
+            "workspace",
+            "index",
+            "search",
+            "cli",
+        ],
+    ),
     (
         "util",
         &[

@@ -1,0 +1,32 @@
+//! Every environment variable git-codesearch reads, in one place, with what it does. The
+//! modules that use one read it through these names, so this list is the whole story (the
+//! README's "Environment" section shows it to users). Credentials are not here: their
+//! variable's *name* is a setting (`embed.api_key_env`, `llm.api_key_env`).
+
+use std::ffi::OsString;
+
+/// Any value: print where a search spends its time on stderr.
+pub const TRACE: &str = "GIT_CODESEARCH_TRACE";
+/// Where the index lives instead of the repository's git dir.
+pub const INDEX_DIR: &str = "GIT_CODESEARCH_DIR";
+/// Where `model install` puts models instead of `$XDG_DATA_HOME/git-codesearch/models`.
+pub const MODELS: &str = "GIT_CODESEARCH_MODELS";
+/// Non-empty: no colour in the output (<https://no-color.org>).
+pub const NO_COLOR: &str = "NO_COLOR";
+/// The base of the default models directory.
+pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
+/// The fallback base of the models directory (`$HOME/.local/share`).
+pub const HOME: &str = "HOME";
+/// The host name recorded in the index lock (so a lock taken on another host is judged by
+/// its lease, not by a process id).
+pub const HOSTNAME: &str = "HOSTNAME";
+
+/// The value of `name`, if set.
+pub fn get(name: &str) -> Option<OsString> {
+    std::env::var_os(name)
+}
+
+/// The value of `name`, if set and not empty.
+pub fn non_empty(name: &str) -> Option<OsString> {
+    get(name).filter(|v| !v.is_empty())
+}
