@@ -19,6 +19,7 @@ Every number is printed with its baseline from the same session.
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -98,6 +99,9 @@ def bench(binary, wt, env, args):
     src_bytes = sum(os.path.getsize(os.path.join(wt, f.decode())) for f in files if f and os.path.isfile(os.path.join(wt, f.decode())))
     # Chunking and symbols alone (the embedding phase is measured separately below).
     cold, _ = run([binary, "index", "-q", "--no-embed"], wt, env)
+    # The largest resident set of any child so far: the cold index run (the git commands
+    # before it are small). Kilobytes on Linux.
+    r["cold_index_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
     st = json.loads(run([binary, "status", "--json"], wt, env)[1].stdout)
     r["cold_index_s"] = round(cold, 3)
     r["files_indexed"] = st["files"]
@@ -139,6 +143,7 @@ def bench(binary, wt, env, args):
     r["git_grep_p50_ms"] = round(pct(grep, 0.5) * 1000, 1)
     r["git_grep_p95_ms"] = round(pct(grep, 0.95) * 1000, 1)
     r["bm25_p50_over_git_grep"] = round(r["bm25_p50_ms"] / r["git_grep_p50_ms"], 2)
+    r["hybrid_p50_over_git_grep"] = round(r["hybrid_p50_ms"] / r["git_grep_p50_ms"], 2)
     if args.rev_b:
         changed = subprocess.run(["git", "diff", "--name-only", args.rev_a, args.rev_b], cwd=wt, capture_output=True, text=True).stdout.split()
         subprocess.run(["git", "checkout", "-q", "--detach", args.rev_b], cwd=wt, check=True)
