@@ -5,7 +5,7 @@
 
 use std::ffi::OsString;
 
-/// Any value: print where a search spends its time on stderr.
+/// Any value: print where a search or an index run spends its time on stderr.
 pub const TRACE: &str = "GIT_CODESEARCH_TRACE";
 /// Where the index lives instead of the repository's git dir.
 pub const INDEX_DIR: &str = "GIT_CODESEARCH_DIR";

@@ -112,8 +112,10 @@ fn run_locked(
     me: &LockHolder,
     opts: &IndexOptions,
 ) -> Result<IndexReport, IndexError> {
+    crate::util::trace("index lock taken");
     let mut chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
+    crate::util::trace("chunk store open");
     handle_interrupted(db, &chunks, opts)?;
     if !opts.dry_run {
         // Contents from before whole-file terms existed (or imported) get theirs.
@@ -123,10 +125,13 @@ fn run_locked(
         // The stemming setting changed: rebuild the full-text index to match.
         chunks.refresh_fts(ws.config.search.stemming)?;
     }
+    crate::util::trace("checks done");
     loop {
         let mut report = pass(ws, db, &mut chunks, me, opts)?;
+        crate::util::trace("pass done");
         if !opts.dry_run {
             report.embed = embed_phase::run(ws, db, &chunks, me, opts, &mut report.stats)?;
+            crate::util::trace("embed phase done");
         }
         if opts.dry_run || !db.take_rerun(me)? {
             return Ok(report);
@@ -218,6 +223,7 @@ fn pass(
         }
         None => {
             let walked = walk::walk(&ws.workdir);
+            crate::util::trace("work tree walked");
             if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
                 db.clear_checkpoint()?;
                 return Err(IndexError::Empty {
@@ -225,9 +231,11 @@ fn pass(
                 });
             }
             let cache = db.stat_cache()?;
+            crate::util::trace("stat cache read");
             let bar = progress_bar(opts, walked.files.len(), "scanning");
             let scanned = scan::scan(&walked, &cache, &ws.config.index, &|| bar.inc(1));
             bar.finish_and_clear();
+            crate::util::trace("files scanned");
             (walked, scanned)
         }
     };
@@ -241,10 +249,20 @@ fn pass(
         crate::util::unix_now(),
     );
     fill_counts(&mut stats, &plan, entries);
+    crate::util::trace("planned");
+    if !opts.dry_run && opts.commit.is_none() {
+        let now = crate::util::unix_now();
+        let verified = scan::verified_racy(&scanned, &old, now);
+        if !verified.is_empty() {
+            db.refresh_indexed_at(&branch.key, &verified, now)?;
+            stats.refreshed = verified.len();
+        }
+    }
     if opts.dry_run || plan.is_noop() {
         if !opts.dry_run {
             db.clear_checkpoint()?;
             mine_history(ws, db, &stats)?;
+            crate::util::trace("history checked");
         }
         stats.seconds = started.elapsed().as_secs_f64();
         return Ok(IndexReport {

@@ -46,9 +46,8 @@ fn cached(f: &WalkedFile, cache: &HashMap<String, Vec<CatalogRow>>) -> Option<Sc
     let row = rows.iter().find(|r| {
         r.size == f.size
             && r.mtime_ns == f.mtime_ns
-            && f.mtime_ns != 0
             && !r.content_hash.is_empty()
-            && r.indexed_at.saturating_mul(1_000_000_000) > f.mtime_ns + 1_000_000_000
+            && trusted(r.indexed_at, f.mtime_ns)
     })?;
     Some(Scanned {
         rel: f.rel.clone(),
@@ -57,6 +56,36 @@ fn cached(f: &WalkedFile, cache: &HashMap<String, Vec<CatalogRow>>) -> Option<Sc
         content_hash: row.content_hash.clone(),
         skip_reason: row.skip_reason.clone(),
     })
+}
+
+/// Whether a catalog row written at `indexed_at` (unix seconds) can vouch for a file with
+/// this mtime: only if it was written over a second after that mtime (a later change in the
+/// same second could keep both size and mtime).
+fn trusted(indexed_at: i64, mtime_ns: i64) -> bool {
+    mtime_ns != 0 && indexed_at.saturating_mul(1_000_000_000) > mtime_ns + 1_000_000_000
+}
+
+/// The paths whose row in `old` (this branch's catalog) has the scanned size, mtime and
+/// content but could not vouch for them (so the file was read and matched), and that a row
+/// written `now` could vouch for: refreshing them spares the next runs reading them again.
+/// Without this, files checked out less than a second before an index run were re-read by
+/// every later run.
+pub fn verified_racy(scanned: &[Scanned], old: &[CatalogRow], now: i64) -> Vec<String> {
+    let by_path: HashMap<&str, &CatalogRow> = old.iter().map(|r| (r.path.as_str(), r)).collect();
+    scanned
+        .iter()
+        .filter(|s| !s.content_hash.is_empty() && trusted(now, s.mtime_ns))
+        .filter(|s| {
+            by_path.get(s.rel.as_str()).is_some_and(|r| {
+                r.content_hash == s.content_hash
+                    && r.size == s.size
+                    && r.mtime_ns == s.mtime_ns
+                    && r.skip_reason == s.skip_reason
+                    && !trusted(r.indexed_at, r.mtime_ns)
+            })
+        })
+        .map(|s| s.rel.clone())
+        .collect()
 }
 
 /// Read a file, hash it and run the junk filter.

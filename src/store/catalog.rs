@@ -85,6 +85,9 @@ pub struct RunStats {
     pub deleted: usize,
     /// Paths unchanged since the last run.
     pub unchanged: usize,
+    /// Unchanged files that had to be read to be sure (changed within a second of the run
+    /// that indexed them); their rows are refreshed so the next run trusts size and mtime.
+    pub refreshed: usize,
     /// Files skipped (binary, junk, too large, unreadable).
     pub skipped: usize,
     /// Chunks written.
@@ -289,6 +292,31 @@ impl Db {
             }
         }
         tx.commit().map_err(|e| self.err("commit content", e))
+    }
+
+    /// Mark `paths` of `branch` as indexed at `now` (unix seconds): their content was read
+    /// again and matched, and `now` is over a second past their mtime, so size and mtime
+    /// can be trusted from here on (git's "racy" entries, refreshed the way `git status` does).
+    pub fn refresh_indexed_at(
+        &self,
+        branch: &str,
+        paths: &[String],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let tx = self.write_tx("begin")?;
+        {
+            let mut update = tx
+                .prepare_cached(
+                    "UPDATE catalog SET indexed_at = ?3 WHERE branch = ?1 AND path = ?2",
+                )
+                .map_err(|e| self.err("refresh catalog", e))?;
+            for p in paths {
+                update
+                    .execute(params![branch, p, now])
+                    .map_err(|e| self.err("refresh catalog", e))?;
+            }
+        }
+        tx.commit().map_err(|e| self.err("refresh catalog", e))
     }
 
     /// Apply a run's changes to a branch, delete unused content, record the run's statistics

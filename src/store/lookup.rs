@@ -159,6 +159,8 @@ impl Db {
                         remove_tag: r.get::<_, i64>(8)? as usize,
                         deleted: r.get::<_, i64>(9)? as usize,
                         unchanged: r.get::<_, i64>(10)? as usize,
+                        // Not stored: it only says what one run did about the stat cache.
+                        refreshed: 0,
                         skipped: r.get::<_, i64>(11)? as usize,
                         chunks_added: r.get::<_, i64>(12)? as usize,
                         embedded: r.get::<_, i64>(13)? as usize,

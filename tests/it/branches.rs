@@ -80,6 +80,39 @@ fn noop_reindex_writes_nothing() {
 }
 
 #[test]
+fn files_written_just_before_a_run_are_read_again_once_not_every_run() {
+    use std::time::{Duration, SystemTime};
+    let repo = TestRepo::new();
+    many_files(&repo, 5);
+    repo.commit_all("c");
+    // Modified "2 s from now": every run until a second after that must read them (a change
+    // within the same second could keep size and mtime), as git treats racy entries.
+    let mtime = SystemTime::now() + Duration::from_secs(2);
+    for i in 0..5 {
+        let f = std::fs::File::options()
+            .write(true)
+            .open(repo.path().join(format!("src/mod_{i}.rs")))
+            .unwrap();
+        f.set_modified(mtime).unwrap();
+    }
+    repo.index(&[]);
+    let early = repo.index(&[]);
+    assert_eq!(early["noop"], true, "{early}");
+    assert_eq!(early["stats"]["refreshed"], 0, "{early}");
+    while SystemTime::now() < mtime + Duration::from_millis(1100) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Read once more and found unchanged: the rows are refreshed ...
+    let second = repo.index(&[]);
+    assert_eq!(second["noop"], true, "{second}");
+    assert_eq!(second["stats"]["refreshed"], 5, "{second}");
+    // ... so size and mtime vouch for them from now on.
+    let third = repo.index(&[]);
+    assert_eq!(third["stats"]["refreshed"], 0, "{third}");
+    assert_eq!(third["noop"], true, "{third}");
+}
+
+#[test]
 fn uncommitted_edits_are_searchable_after_index() {
     let repo = TestRepo::with_files(&[("a.py", "def original_name():\n    pass\n")]);
     repo.index(&[]);
