@@ -85,9 +85,10 @@ fn files_written_just_before_a_run_are_read_again_once_not_every_run() {
     let repo = TestRepo::new();
     many_files(&repo, 5);
     repo.commit_all("c");
-    // Modified "2 s from now": every run until a second after that must read them (a change
-    // within the same second could keep size and mtime), as git treats racy entries.
-    let mtime = SystemTime::now() + Duration::from_secs(2);
+    // Modified "5 s from now" (room for a slow machine): every run until a second after that
+    // must read them (a change within the same second could keep size and mtime), as git
+    // treats racy entries.
+    let mtime = SystemTime::now() + Duration::from_secs(5);
     for i in 0..5 {
         let f = std::fs::File::options()
             .write(true)
@@ -99,7 +100,8 @@ fn files_written_just_before_a_run_are_read_again_once_not_every_run() {
     let early = repo.index(&[]);
     assert_eq!(early["noop"], true, "{early}");
     assert_eq!(early["stats"]["refreshed"], 0, "{early}");
-    while SystemTime::now() < mtime + Duration::from_millis(1100) {
+    // Over a second past the mtime in whole seconds (the catalog keeps unix seconds).
+    while SystemTime::now() < mtime + Duration::from_millis(2100) {
         std::thread::sleep(Duration::from_millis(100));
     }
     // Read once more and found unchanged: the rows are refreshed ...
