@@ -1,9 +1,9 @@
 //! git-codesearch: a branch-aware, offline code search index for git repositories.
 //!
-//! Layers depend downward only: `cli` -> `search` / `index` -> `store` / `git`.
+//! Layers depend downward only: the binary's `cli` -> `search` / `index` -> `store` / `embed`
+//! / `git` -> `config` / `text` -> `env`; the library never prints or prompts.
 //! The library sees typed options ([`config::Config`]), never clap types.
 
-pub mod cli;
 pub mod config;
 pub mod embed;
 pub mod env;

@@ -1,6 +1,14 @@
-//! The `git-codesearch` binary: parse arguments, hand over to the library, map the outcome to
-//! an exit code. Everything testable lives in the library (`git_codesearch::cli`).
+//! The `git-codesearch` binary: the command line (`cli`) parses arguments, hands over to the
+//! library, shows what it reports (output, progress, prompts) and maps the outcome to an exit
+//! code. Everything below the command line lives in the library crate, which never prints.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "the command line is the one place that writes to the terminal"
+)]
+
+mod cli;
 
 fn main() -> std::process::ExitCode {
-    git_codesearch::cli::main()
+    cli::main()
 }

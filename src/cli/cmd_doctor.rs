@@ -5,15 +5,15 @@ use std::io::Write;
 use std::path::Path;
 
 use super::{DoctorArgs, Outcome};
-use crate::index::doctor::{self, Health, Severity};
-use crate::workspace::Workspace;
-use crate::Error;
+use git_codesearch::index::doctor::{self, Health, Severity};
+use git_codesearch::workspace::Workspace;
+use git_codesearch::Error;
 
 /// Run `doctor`.
 pub fn run(dir: &Path, args: &DoctorArgs) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
     let (before, repaired) = if args.repair {
-        doctor::repair(&ws)?
+        doctor::repair(&ws, &super::observer::Terminal::new(true))?
     } else {
         (doctor::check(&ws)?, Vec::new())
     };

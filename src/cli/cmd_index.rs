@@ -1,18 +1,17 @@
-//! `git codesearch index` and `git codesearch hooks install|uninstall`.
+//! `git codesearch index`, and the index run before a first search.
 
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use super::{HooksAction, IndexArgs, Outcome};
-use crate::git::hooks::{self, HookChange};
-use crate::index::lock::Contention;
-use crate::index::{self, EmbedPolicy, IndexOptions, IndexReport, ResumeChoice};
-use crate::workspace::Workspace;
-use crate::Error;
+use super::observer::Terminal;
+use super::{IndexArgs, Outcome};
+use git_codesearch::index::lock::Contention;
+use git_codesearch::index::{self, EmbedPolicy, IndexOptions, IndexReport, ResumeChoice};
+use git_codesearch::workspace::Workspace;
+use git_codesearch::Error;
 
-/// How long a second `index` waits for the lock before naming the holder.
-/// How long an index run waits for another run's lock.
+/// How long an index run waits for another run's lock before naming the holder.
 pub const LOCK_WAIT: Duration = Duration::from_secs(30);
 
 /// Run `index`.
@@ -28,8 +27,6 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
         } else {
             ResumeChoice::Ask
         },
-        progress: !quiet,
-        verbose: !quiet,
         contention: if args.hook {
             Contention::Defer
         } else {
@@ -45,10 +42,10 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
             EmbedPolicy::All
         },
     };
-    let report = index::run(&ws, &opts)?;
+    let report = index::run(&ws, &opts, &Terminal::new(quiet))?;
     if args.json {
         let line = serde_json::json!({
-            "branch": crate::git::display_key(&report.stats.branch),
+            "branch": git_codesearch::git::display_key(&report.stats.branch),
             "dry_run": report.dry_run,
             "deferred": report.deferred,
             "noop": report.noop,
@@ -57,7 +54,7 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
                 .embed
                 .as_ref()
                 .and_then(|e| e.outcome.error.as_ref())
-                .map(|e| crate::util::chain(e)),
+                .map(|e| git_codesearch::util::chain(e)),
         });
         writeln!(std::io::stdout(), "{line}").map_err(Error::Output)?;
     } else if args.dry_run {
@@ -74,8 +71,6 @@ pub fn quiet_options(contention: Contention) -> IndexOptions {
     IndexOptions {
         dry_run: false,
         resume: ResumeChoice::Resume,
-        progress: false,
-        verbose: false,
         contention,
         commit: None,
         embed: EmbedPolicy::Budget(MCP_EMBED_BUDGET),
@@ -95,13 +90,11 @@ pub fn index_now(
     let opts = IndexOptions {
         dry_run: false,
         resume: ResumeChoice::Ask,
-        progress: !quiet,
-        verbose: !quiet,
         contention: Contention::Wait(LOCK_WAIT),
         commit,
         embed: EmbedPolicy::Budget(Duration::from_secs(ws.config.embed.search_budget_secs)),
     };
-    let report = index::run(ws, &opts)?;
+    let report = index::run(ws, &opts, &Terminal::new(quiet))?;
     if !quiet {
         eprintln!("{}", summary(&report));
     }
@@ -128,14 +121,14 @@ pub fn summary(r: &IndexReport) -> String {
 }
 
 /// `; embedded N files, M pending (why)` when the embedding phase did something.
-fn embed_summary(o: &crate::index::vectors::EmbedOutcome) -> String {
+fn embed_summary(o: &git_codesearch::index::vectors::EmbedOutcome) -> String {
     let mut s = String::new();
     if o.embedded > 0 {
         s.push_str(&format!("; embedded {} files", o.embedded));
     }
     if o.pending > 0 {
         let why = match (&o.error, o.out_of_time) {
-            (Some(e), _) => format!("the embedder failed: {}", crate::util::chain(e)),
+            (Some(e), _) => format!("the embedder failed: {}", git_codesearch::util::chain(e)),
             (None, true) => "time budget used up; `git codesearch index` finishes".into(),
             (None, false) => "interrupted".into(),
         };
@@ -145,10 +138,10 @@ fn embed_summary(o: &crate::index::vectors::EmbedOutcome) -> String {
 }
 
 /// `BRANCH: N files (compute …, add-tag …, …)`.
-fn counts(s: &crate::store::catalog::RunStats) -> String {
+fn counts(s: &git_codesearch::store::catalog::RunStats) -> String {
     format!(
         "{}: {} files (compute {}, add-tag {}, remove-tag {}, delete {}, unchanged {}, skipped {})",
-        crate::git::display_key(&s.branch),
+        git_codesearch::git::display_key(&s.branch),
         s.files,
         s.compute,
         s.add_tag,
@@ -157,35 +150,4 @@ fn counts(s: &crate::store::catalog::RunStats) -> String {
         s.unchanged,
         s.skipped
     )
-}
-
-/// Run `hooks install|uninstall`.
-pub fn hooks(dir: &Path, action: &HooksAction) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
-    let hooks_dir = hooks::hooks_dir(&ws.workdir)?;
-    let changes = match action {
-        HooksAction::Install => {
-            let bin = std::env::current_exe().unwrap_or_else(|_| "git-codesearch".into());
-            hooks::install(&hooks_dir, &bin)?
-        }
-        HooksAction::Uninstall => hooks::uninstall(&hooks_dir)?,
-    };
-    let mut out = std::io::stdout();
-    for c in changes {
-        let line = match c {
-            HookChange::Installed(p) => format!("installed {}", p.display()),
-            HookChange::Chained(p) => format!("installed {} (your hook runs first)", p.display()),
-            HookChange::Updated(p) => format!("updated {}", p.display()),
-            HookChange::Removed {
-                path,
-                restored: true,
-            } => {
-                format!("removed {} (your hook is back)", path.display())
-            }
-            HookChange::Removed { path, .. } => format!("removed {}", path.display()),
-            HookChange::Absent(p) => format!("not installed: {}", p.display()),
-        };
-        writeln!(out, "{line}").map_err(Error::Output)?;
-    }
-    Ok(Outcome::Found)
 }

@@ -1,8 +1,8 @@
 //! `git codesearch model install --from DIR` and `model list`: local embedding models.
 
 use super::{ModelAction, Outcome};
-use crate::embed::models;
-use crate::error::Error;
+use git_codesearch::embed::models;
+use git_codesearch::error::Error;
 
 /// Run a `model` action.
 pub fn run(action: &ModelAction) -> Result<Outcome, Error> {
@@ -30,7 +30,10 @@ pub fn run(action: &ModelAction) -> Result<Outcome, Error> {
             Ok(Outcome::Found)
         }
         ModelAction::List => {
-            println!("(bundled)  {}  default", crate::embed::local::model_id());
+            println!(
+                "(bundled)  {}  default",
+                git_codesearch::embed::local::model_id()
+            );
             let dir = models::models_dir()?;
             for m in models::list()? {
                 println!("{}  {}  {}", m.name, m.id, m.dir.display());

@@ -4,15 +4,15 @@ use std::io::Write;
 use std::path::Path;
 
 use super::{cmd_index, render, ModeArg, Outcome, SearchArgs};
-use crate::git::BranchRef;
-use crate::search::{self, budget, Mode, SearchError, SearchOptions};
-use crate::Error;
+use git_codesearch::git::BranchRef;
+use git_codesearch::search::{self, budget, Mode, SearchError, SearchOptions};
+use git_codesearch::Error;
 
 /// Run a search.
 pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
-    crate::util::trace("start");
+    git_codesearch::util::trace("start");
     let ws = super::open(dir)?;
-    crate::util::trace("workspace open");
+    git_codesearch::util::trace("workspace open");
     let query = search::prepare(&args.query.join(" "))?;
     let current = ws.branch()?;
     let commit = match &args.rev {
@@ -22,7 +22,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
     let branch = match (&args.branch, &commit) {
         (Some(name), _) => BranchRef::named(name),
         (None, Some(c)) => BranchRef {
-            key: crate::index::rev::rev_key(c),
+            key: git_codesearch::index::rev::rev_key(c),
             unborn: false,
         },
         (None, None) => current.clone(),
@@ -43,10 +43,10 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         cmd_index::index_now(&ws, args.quiet, commit.clone())?;
         db = ws.db()?;
     }
-    crate::util::trace("catalog open");
+    git_codesearch::util::trace("catalog open");
     let chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
-    crate::util::trace("chunk store open");
+    git_codesearch::util::trace("chunk store open");
     let opts = SearchOptions {
         limit: args.limit,
         path_glob: args.path.clone(),
@@ -59,7 +59,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         },
     };
     let result = search::search(&db, &chunks, &ws.config, &branch.key, query, &opts)?;
-    crate::util::trace("searched");
+    git_codesearch::util::trace("searched");
     if let (Some(reason), false, false) = (&result.degraded, args.quiet, args.json) {
         eprintln!("note: {reason}");
     }
@@ -95,7 +95,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         )
     };
     written.and_then(|_| out.flush()).map_err(Error::Output)?;
-    crate::util::trace("printed");
+    git_codesearch::util::trace("printed");
     Ok(if !found {
         Outcome::NotFound
     } else {

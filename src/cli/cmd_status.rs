@@ -1,15 +1,11 @@
-//! `git codesearch status` (what is indexed) and `git codesearch gc`.
+//! `git codesearch status`: what is indexed, per branch, and how fresh it is.
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
 
 use super::{render, Outcome, StatusArgs};
-use crate::git::{display_key, BranchRef};
-use crate::index::lock::{self, Contention};
-use crate::workspace::Workspace;
-use crate::Error;
+use git_codesearch::git::{display_key, BranchRef};
+use git_codesearch::Error;
 
 /// Run `status`.
 pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
@@ -22,10 +18,10 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
     let [files, skipped, contents, chunks, symbols] = db.branch_counts(&branch.key)?;
     let last = db.last_run(Some(&branch.key))?;
     let branches: Vec<String> = db.branches()?.iter().map(|b| display_key(b)).collect();
-    let size = crate::store::dir_size(&ws.index_dir);
+    let size = git_codesearch::store::dir_size(&ws.index_dir);
     let stored_chunks = ws.chunk_store()?.count()?;
     let checkpoint = db.checkpoint()?;
-    let model = crate::embed::model_id(&ws.config.embed);
+    let model = git_codesearch::embed::model_id(&ws.config.embed);
     let coverage = match &model {
         Some(m) => Some(db.embed_coverage(&branch.key, m)?),
         None => None,
@@ -113,99 +109,4 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
     }
     writeln!(out, "{}", lines.join("\n")).map_err(Error::Output)?;
     Ok(Outcome::Found)
-}
-
-/// Run `gc`: forget branches that are gone, delete content nobody uses and orphan chunks.
-pub fn gc(dir: &Path) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
-    let mut keep: HashSet<String> = ws.repo.local_branches()?.into_iter().collect();
-    keep.insert(ws.branch()?.key);
-    let mut db = ws.db()?;
-    // Hold the index lock: chunks an index run has written but not yet recorded look like
-    // orphans, and must not be collected under its feet.
-    let me = lock::me();
-    lock::acquire(
-        &mut db,
-        &me,
-        Contention::Wait(Duration::from_secs(30)),
-        |h| {
-            eprintln!(
-                "waiting for the index lock held by pid {} on {}",
-                h.pid, h.host
-            )
-        },
-    )?;
-    let result = collect(&ws, &db, &keep);
-    db.unlock(&me)?;
-    let (dropped, deleted, orphans) = result?;
-    writeln!(
-        std::io::stdout(),
-        "dropped {} branches ({}), deleted {} unused contents and {} orphaned chunk groups",
-        dropped.len(),
-        dropped
-            .iter()
-            .map(|b| display_key(b))
-            .collect::<Vec<_>>()
-            .join(", "),
-        deleted.len(),
-        orphans.len()
-    )
-    .map_err(Error::Output)?;
-    Ok(Outcome::Found)
-}
-
-/// Run `export FILE`.
-pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
-    let bytes = crate::index::share::export(&ws, file)?;
-    writeln!(
-        std::io::stdout(),
-        "wrote {} ({:.1} MiB)",
-        file.display(),
-        bytes as f64 / 1048576.0
-    )
-    .map_err(Error::Output)?;
-    Ok(Outcome::Found)
-}
-
-/// Run `import FILE`.
-pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
-    let done = crate::index::share::import(&ws, file)?;
-    let branches: Vec<String> = done.branches.iter().map(|b| display_key(b)).collect();
-    writeln!(
-        std::io::stdout(),
-        "imported {} contents ({} chunks); branches added: {}",
-        done.contents,
-        done.chunks,
-        if branches.is_empty() {
-            "none".to_string()
-        } else {
-            branches.join(", ")
-        }
-    )
-    .map_err(Error::Output)?;
-    Ok(Outcome::Found)
-}
-
-/// Branches dropped, contents deleted, orphaned chunk groups removed.
-type Collected = (Vec<String>, Vec<String>, Vec<String>);
-
-fn collect(
-    ws: &Workspace,
-    db: &crate::store::Db,
-    keep: &HashSet<String>,
-) -> Result<Collected, Error> {
-    let (dropped, deleted) = db.gc(keep)?;
-    let chunks = ws.chunk_store()?;
-    let known = db.computed_hashes()?;
-    let orphans: Vec<String> = chunks
-        .hashes()?
-        .into_iter()
-        .filter(|h| !known.contains(h))
-        .collect();
-    chunks.delete_hashes(&deleted)?;
-    chunks.delete_hashes(&orphans)?;
-    chunks.compact()?;
-    Ok((dropped, deleted, orphans))
 }

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::Command;
 
 use super::Outcome;
-use crate::config::{read_config_file, ConfigError, CONFIG_FILE};
-use crate::Error;
+use git_codesearch::config::{read_config_file, ConfigError, CONFIG_FILE};
+use git_codesearch::Error;
 
 /// The git config key as written (git compares it case-insensitively).
 const KEY: &str = "codesearch.trustedConfig";
@@ -28,7 +28,7 @@ pub fn run(dir: &Path, revoke: bool) -> Result<Outcome, Error> {
         writeln!(out, "there is no {CONFIG_FILE} here; nothing to trust").map_err(Error::Output)?;
         return Ok(Outcome::NotFound);
     };
-    let hash = crate::util::sha256_hex(text.as_bytes());
+    let hash = git_codesearch::util::sha256_hex(text.as_bytes());
     git_config(dir, &[KEY, &hash], &[0])?;
     writeln!(
         out,

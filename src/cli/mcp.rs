@@ -12,10 +12,10 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::cmd_index;
-use crate::index::lock::Contention;
-use crate::search::{self, budget, Mode, SearchOptions};
-use crate::workspace::Workspace;
-use crate::Error;
+use git_codesearch::index::lock::Contention;
+use git_codesearch::search::{self, budget, Mode, SearchOptions};
+use git_codesearch::workspace::Workspace;
+use git_codesearch::Error;
 
 /// Protocol revisions we speak; the newest is offered when the client asks for another.
 const PROTOCOLS: [&str; 3] = ["2025-06-18", "2025-03-26", "2024-11-05"];
@@ -253,7 +253,7 @@ fn ready(dir: &Path) -> Result<(Workspace, String), ToolError> {
     let branch = ws.branch()?;
     if !ws.db()?.has_branch(&branch.key)? {
         let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
-        crate::index::run(&ws, &opts)?;
+        git_codesearch::index::run(&ws, &opts, &super::observer::Terminal::new(true))?;
     }
     Ok((ws, branch.key))
 }
@@ -366,7 +366,7 @@ fn index_status(dir: &Path) -> Result<Value, ToolError> {
 fn reindex(dir: &Path) -> Result<Value, ToolError> {
     let ws = super::open(dir)?;
     let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
-    let report = crate::index::run(&ws, &opts)?;
+    let report = git_codesearch::index::run(&ws, &opts, &super::observer::Terminal::new(true))?;
     let text = cmd_index::summary(&report);
     let v = serde_json::to_value(&report.stats).unwrap_or(Value::Null);
     Ok(tool_result(

@@ -2,15 +2,19 @@
 //! and the single place where errors are rendered and mapped to exit codes
 //! (0 hits / success, 1 no hits, 2 error, 130 interrupted).
 
-pub mod assets;
-pub mod cmd_doctor;
-pub mod cmd_index;
-pub mod cmd_model;
-pub mod cmd_search;
-pub mod cmd_status;
-pub mod cmd_trust;
-pub mod mcp;
-pub mod render;
+mod assets;
+mod cmd_doctor;
+mod cmd_gc;
+mod cmd_hooks;
+mod cmd_index;
+mod cmd_model;
+mod cmd_search;
+mod cmd_share;
+mod cmd_status;
+mod cmd_trust;
+mod mcp;
+mod observer;
+mod render;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,7 +22,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::Error;
+use git_codesearch::Error;
 
 /// Branch-aware local code search for git repositories.
 ///
@@ -282,11 +286,11 @@ pub fn parse_args<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> Result
 pub fn main() -> ExitCode {
     let cli = parse_args(std::env::args_os()).unwrap_or_else(|e| e.exit());
     let _ = ctrlc::set_handler(|| {
-        if crate::index::interrupted() {
+        if git_codesearch::index::interrupted() {
             // Second Ctrl-C: give up at once; the last checkpoint is already saved.
             std::process::exit(130);
         }
-        crate::index::interrupt();
+        git_codesearch::index::interrupt();
     });
     match run(cli) {
         Ok(Outcome::Found) => ExitCode::SUCCESS,
@@ -305,9 +309,9 @@ pub fn main() -> ExitCode {
 
 /// Open the workspace of `dir`; the first time in this process, say on stderr which
 /// settings of an untrusted `.codesearch.toml` were ignored.
-pub(crate) fn open(dir: &std::path::Path) -> Result<crate::workspace::Workspace, Error> {
+pub(crate) fn open(dir: &std::path::Path) -> Result<git_codesearch::workspace::Workspace, Error> {
     static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    let ws = crate::workspace::Workspace::open(dir)?;
+    let ws = git_codesearch::workspace::Workspace::open(dir)?;
     let ignored = &ws.config.untrusted;
     if !ignored.is_empty() && !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
         let _ = writeln!(
@@ -315,7 +319,7 @@ pub(crate) fn open(dir: &std::path::Path) -> Result<crate::workspace::Workspace,
             "warning: {} sets {}, which only a trusted file may set: ignored (they choose where code \
              and credentials go). Set them in your git config, or run `git codesearch trust` \
              after reading the file.",
-            crate::config::CONFIG_FILE,
+            git_codesearch::config::CONFIG_FILE,
             ignored.join(", ")
         );
     }
@@ -333,11 +337,11 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
         Some(Command::Search(args)) => cmd_search::run(&dir, &args),
         Some(Command::Index(args)) => cmd_index::run(&dir, &args),
         Some(Command::Status(args)) => cmd_status::run(&dir, &args),
-        Some(Command::Gc) => cmd_status::gc(&dir),
+        Some(Command::Gc) => cmd_gc::run(&dir),
         Some(Command::Doctor(args)) => cmd_doctor::run(&dir, &args),
-        Some(Command::Hooks { action }) => cmd_index::hooks(&dir, &action),
-        Some(Command::Export { file }) => cmd_status::export(&dir, &file),
-        Some(Command::Import { file }) => cmd_status::import(&dir, &file),
+        Some(Command::Hooks { action }) => cmd_hooks::run(&dir, &action),
+        Some(Command::Export { file }) => cmd_share::export(&dir, &file),
+        Some(Command::Import { file }) => cmd_share::import(&dir, &file),
         Some(Command::Model { action }) => cmd_model::run(&action),
         Some(Command::Trust { revoke }) => cmd_trust::run(&dir, revoke),
         Some(Command::Mcp) => {

@@ -3,9 +3,9 @@
 
 use std::io::{IsTerminal, Write};
 
-use crate::search::budget::{Cut, FileHit};
-use crate::search::query::Query;
-use crate::search::Hit;
+use git_codesearch::search::budget::{Cut, FileHit};
+use git_codesearch::search::query::Query;
+use git_codesearch::search::Hit;
 
 /// Version of the `--json` hit schema.
 pub const JSON_VERSION: u32 = 1;
@@ -14,10 +14,11 @@ const SNIPPET_LINES: usize = 4;
 
 /// Whether to colour stdout.
 pub fn color_stdout() -> bool {
-    crate::env::non_empty(crate::env::NO_COLOR).is_none() && std::io::stdout().is_terminal()
+    git_codesearch::env::non_empty(git_codesearch::env::NO_COLOR).is_none()
+        && std::io::stdout().is_terminal()
 }
 
-pub use crate::util::when;
+pub use git_codesearch::util::when;
 
 /// A path as a terminal should show it: as is when plain, else in double quotes with C-style
 /// escapes, as git quotes paths (`core.quotePath`). A file name holding a newline would
@@ -231,7 +232,7 @@ pub fn write_json(
             "score": hit.score,
             "sources": hit.sources,
             "language": hit.language,
-            "branch": crate::git::display_key(branch),
+            "branch": git_codesearch::git::display_key(branch),
             "snippet": snippet.join("\n"),
             "degraded": degraded,
         });
@@ -267,7 +268,7 @@ pub fn write_files(
                 "start_line": f.best.0,
                 "end_line": f.best.1,
                 "hits": f.hits,
-                "branch": crate::git::display_key(branch),
+                "branch": git_codesearch::git::display_key(branch),
                 "degraded": degraded,
             });
             writeln!(out, "{obj}")?;

@@ -364,7 +364,10 @@ fn check_work_tree(ws: &Workspace, db: &Db, h: &mut Health) -> Result<(), IndexE
 /// (an import's chunks before its catalog commits) is taken for damage. Returns what the
 /// check found and what was done, in words. An index whose database cannot even be opened
 /// cannot be locked, nor written by anyone else: only then is it rebuilt without the lock.
-pub fn repair(ws: &Workspace) -> Result<(Health, Vec<String>), IndexError> {
+pub fn repair(
+    ws: &Workspace,
+    obs: &dyn super::Observer,
+) -> Result<(Health, Vec<String>), IndexError> {
     let me = lock::me();
     let mut db = match ws.db() {
         Ok(d) => Some(d),
@@ -410,13 +413,11 @@ pub fn repair(ws: &Workspace) -> Result<(Health, Vec<String>), IndexError> {
         let opts = IndexOptions {
             dry_run: false,
             resume: ResumeChoice::Resume,
-            progress: false,
-            verbose: false,
             contention: Contention::Wait(LOCK_WAIT),
             commit: None,
             embed: super::EmbedPolicy::All,
         };
-        super::run(ws, &opts)?;
+        super::run(ws, &opts, obs)?;
         done.push("brought the index of the checked-out branch up to date".into());
     }
     Ok((health, done))

@@ -3,13 +3,15 @@
 //! and symbols for content never seen, and commit the branch's membership atomically.
 
 pub mod chunk;
-pub mod cochange;
+mod compute;
 pub mod doctor;
-pub mod embed_phase;
 #[cfg(test)]
 mod fuzz;
+pub mod gc;
 pub mod guard;
+pub mod history;
 pub mod lock;
+pub mod observe;
 pub mod plan;
 pub mod quality;
 pub mod rev;
@@ -26,8 +28,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-pub use embed_phase::{EmbedPolicy, EmbedReport};
+pub use observe::{Event, Observer, Phase, Silent};
 pub use run::{run, IndexOptions, IndexReport, ResumeChoice};
+pub use vectors::{EmbedPolicy, EmbedReport};
 
 use crate::store::state::LockHolder;
 use crate::store::StoreError;

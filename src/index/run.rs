@@ -2,32 +2,29 @@
 //! plan, compute new content in checkpointed batches, commit the branch in one transaction,
 //! then clean up deleted content and refresh the full-text index.
 
-use std::cell::RefCell;
-use std::io::IsTerminal;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::chunk::Chunker;
-use super::embed_phase::{self, EmbedPolicy, EmbedReport};
+use super::compute::{compute_one, Computed};
 use super::lock::{self, Contention};
+use super::observe::{Event, Observer, Phase};
 use super::plan::{self, Plan, Scanned};
-use super::symbols::Tagger;
+use super::vectors::{self, EmbedPolicy, EmbedReport};
 use super::walk::WalkedFile;
-use super::{quality, rev, scan, walk, IndexError};
+use super::{rev, scan, walk, IndexError};
 use crate::config::IndexConfig;
 use crate::git::BranchRef;
 use crate::store::catalog::{ComputedContent, RunStats};
 use crate::store::state::{Checkpoint, LockHolder};
 use crate::store::{ChunkRow, ChunkStore, Db};
-use crate::text::lang;
 use crate::workspace::Workspace;
 
 /// What to do with an interrupted run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ResumeChoice {
-    /// Ask on a terminal; resume otherwise.
+    /// Ask the observer (the command line asks on a terminal and resumes otherwise).
     Ask,
     /// Keep what the interrupted run computed.
     Resume,
@@ -42,10 +39,6 @@ pub struct IndexOptions {
     pub dry_run: bool,
     /// Interrupted-run handling.
     pub resume: ResumeChoice,
-    /// Show progress bars (stderr must be a terminal too).
-    pub progress: bool,
-    /// Print notes on stderr (waiting for the lock, resuming).
-    pub verbose: bool,
     /// What to do if another run holds the lock.
     pub contention: Contention,
     /// Index this commit's tree from the object database instead of the work tree.
@@ -69,20 +62,16 @@ pub struct IndexReport {
     pub embed: Option<EmbedReport>,
 }
 
-/// Bring the index of the checked-out branch up to date.
-pub fn run(ws: &Workspace, opts: &IndexOptions) -> Result<IndexReport, IndexError> {
+/// Bring the index of the checked-out branch up to date, telling `obs` what happens.
+pub fn run(
+    ws: &Workspace,
+    opts: &IndexOptions,
+    obs: &dyn Observer,
+) -> Result<IndexReport, IndexError> {
     let mut db = ws.db()?;
     let me = lock::me();
-    let verbose = opts.verbose;
     let got = lock::acquire(&mut db, &me, opts.contention, |h| {
-        if verbose {
-            eprintln!(
-                "waiting for the index lock held by pid {} on {} since {}",
-                h.pid,
-                h.host,
-                crate::util::when(h.acquired_at)
-            );
-        }
+        obs.event(Event::WaitingForLock(h))
     })?;
     if got.is_none() {
         return Ok(IndexReport {
@@ -90,12 +79,12 @@ pub fn run(ws: &Workspace, opts: &IndexOptions) -> Result<IndexReport, IndexErro
             ..Default::default()
         });
     }
-    let result = run_locked(ws, &mut db, &me, opts);
+    let result = run_locked(ws, &mut db, &me, opts, obs);
     match result {
         Ok(report) => {
             if db.unlock(&me)? && !opts.dry_run {
                 // A hook asked for another pass after our last check: do it now.
-                return run(ws, opts);
+                return run(ws, opts, obs);
             }
             Ok(report)
         }
@@ -111,12 +100,13 @@ fn run_locked(
     db: &mut Db,
     me: &LockHolder,
     opts: &IndexOptions,
+    obs: &dyn Observer,
 ) -> Result<IndexReport, IndexError> {
     crate::util::trace("index lock taken");
     let mut chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
     crate::util::trace("chunk store open");
-    handle_interrupted(db, &chunks, opts)?;
+    handle_interrupted(db, &chunks, opts, obs)?;
     if !opts.dry_run {
         // Contents from before whole-file terms existed (or imported) get theirs.
         super::terms::backfill(db, &chunks)?;
@@ -127,10 +117,18 @@ fn run_locked(
     }
     crate::util::trace("checks done");
     loop {
-        let mut report = pass(ws, db, &mut chunks, me, opts)?;
+        let mut report = pass(ws, db, &mut chunks, me, opts, obs)?;
         crate::util::trace("pass done");
         if !opts.dry_run {
-            report.embed = embed_phase::run(ws, db, &chunks, me, opts, &mut report.stats)?;
+            let job = vectors::EmbedRun {
+                ws,
+                db,
+                chunks: &chunks,
+                me,
+                policy: opts.embed,
+                obs,
+            };
+            report.embed = vectors::run_phase(&job, &mut report.stats)?;
             crate::util::trace("embed phase done");
         }
         if opts.dry_run || !db.take_rerun(me)? {
@@ -140,42 +138,34 @@ fn run_locked(
 }
 
 /// Offer to resume an interrupted run (or follow --resume / --restart).
-fn handle_interrupted(db: &Db, chunks: &ChunkStore, opts: &IndexOptions) -> Result<(), IndexError> {
+fn handle_interrupted(
+    db: &Db,
+    chunks: &ChunkStore,
+    opts: &IndexOptions,
+    obs: &dyn Observer,
+) -> Result<(), IndexError> {
     let Some(cp) = db.checkpoint()? else {
         return Ok(());
     };
     if opts.dry_run {
         return Ok(());
     }
-    eprintln!(
-        "found an interrupted index run: workspace {}, branch {}, phase {}, progress {}/{} files, started {}",
-        cp.workspace,
-        crate::git::display_key(&cp.branch),
-        cp.phase,
-        cp.done,
-        cp.total,
-        crate::util::when(cp.started_at)
-    );
+    obs.event(Event::Interrupted(&cp));
     let resume = match opts.resume {
         ResumeChoice::Resume => true,
         ResumeChoice::Restart => false,
-        ResumeChoice::Ask if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() => {
-            dialoguer::Confirm::new()
-                .with_prompt("Resume?")
-                .default(true)
-                .interact()
-                .unwrap_or(true)
-        }
-        ResumeChoice::Ask => true,
+        ResumeChoice::Ask => obs.resume(&cp),
     };
     if resume {
-        eprintln!("resuming: content already computed is kept");
+        obs.event(Event::Resuming);
     } else {
         let orphans = db.unreferenced_content_of_run(&cp.run_id)?;
         chunks.delete_hashes(&orphans)?;
         db.drop_content(&orphans)?;
         db.clear_checkpoint()?;
-        eprintln!("restarting: dropped {} partly indexed files", orphans.len());
+        obs.event(Event::Restarted {
+            dropped: orphans.len(),
+        });
     }
     Ok(())
 }
@@ -186,6 +176,7 @@ fn pass(
     chunks: &mut ChunkStore,
     me: &LockHolder,
     opts: &IndexOptions,
+    obs: &dyn Observer,
 ) -> Result<IndexReport, IndexError> {
     let started = Instant::now();
     let branch = match &opts.commit {
@@ -203,16 +194,7 @@ fn pass(
         ..Default::default()
     };
     let workspace = ws.workdir.display().to_string();
-    let mut cp = Checkpoint {
-        run_id: stats.run_id.clone(),
-        workspace: workspace.clone(),
-        branch: branch.key.clone(),
-        phase: "walk".into(),
-        done: 0,
-        total: 0,
-        started_at: stats.started_at,
-        updated_at: stats.started_at,
-    };
+    let mut cp = first_checkpoint(&stats, &workspace);
     if !opts.dry_run {
         db.save_checkpoint(&cp)?;
     }
@@ -221,23 +203,7 @@ fn pass(
             let g = rev::gather(&ws.repo, c, &db.computed_hashes()?, &ws.config.index)?;
             (g.walk, g.scanned)
         }
-        None => {
-            let walked = walk::walk(&ws.workdir);
-            crate::util::trace("work tree walked");
-            if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
-                db.clear_checkpoint()?;
-                return Err(IndexError::Empty {
-                    path: ws.workdir.clone(),
-                });
-            }
-            let cache = db.stat_cache()?;
-            crate::util::trace("stat cache read");
-            let bar = progress_bar(opts, walked.files.len(), "scanning");
-            let scanned = scan::scan(&walked, &cache, &ws.config.index, &|| bar.inc(1));
-            bar.finish_and_clear();
-            crate::util::trace("files scanned");
-            (walked, scanned)
-        }
+        None => walk_and_scan(ws, db, &branch, obs)?,
     };
     let entries = scanned.len();
     let old = db.branch_catalog(&branch.key)?;
@@ -273,17 +239,7 @@ fn pass(
             embed: None,
         });
     }
-    let files: Vec<&WalkedFile> = plan
-        .compute
-        .iter()
-        .filter_map(|&i| {
-            walked
-                .files
-                .binary_search_by(|f| f.rel.cmp(&scanned[i].rel))
-                .ok()
-        })
-        .map(|j| &walked.files[j])
-        .collect();
+    let files = files_to_compute(&plan, &walked, &scanned);
     cp.phase = "chunk".into();
     cp.total = files.len();
     stats.chunks_added = compute_all(
@@ -294,7 +250,7 @@ fn pass(
         &files,
         &mut plan,
         &mut cp,
-        opts,
+        obs,
     )?;
     cp.phase = "commit".into();
     cp.updated_at = crate::util::unix_now();
@@ -315,11 +271,69 @@ fn pass(
     })
 }
 
+/// The checkpoint a run saves before it walks.
+fn first_checkpoint(stats: &RunStats, workspace: &str) -> Checkpoint {
+    Checkpoint {
+        run_id: stats.run_id.clone(),
+        workspace: workspace.to_string(),
+        branch: stats.branch.clone(),
+        phase: "walk".into(),
+        done: 0,
+        total: 0,
+        started_at: stats.started_at,
+        updated_at: stats.started_at,
+    }
+}
+
+/// The walked files the plan computes, in plan order.
+fn files_to_compute<'w>(
+    plan: &Plan,
+    walked: &'w walk::Walk,
+    scanned: &[Scanned],
+) -> Vec<&'w WalkedFile> {
+    plan.compute
+        .iter()
+        .filter_map(|&i| {
+            walked
+                .files
+                .binary_search_by(|f| f.rel.cmp(&scanned[i].rel))
+                .ok()
+        })
+        .map(|j| &walked.files[j])
+        .collect()
+}
+
+/// Walk the work tree and hash what changed (reusing the stat cache), with progress.
+fn walk_and_scan(
+    ws: &Workspace,
+    db: &Db,
+    branch: &BranchRef,
+    obs: &dyn Observer,
+) -> Result<(walk::Walk, Vec<Scanned>), IndexError> {
+    let walked = walk::walk(&ws.workdir);
+    crate::util::trace("work tree walked");
+    if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
+        db.clear_checkpoint()?;
+        return Err(IndexError::Empty {
+            path: ws.workdir.clone(),
+        });
+    }
+    let cache = db.stat_cache()?;
+    crate::util::trace("stat cache read");
+    obs.start(Phase::Scanning, walked.files.len());
+    let done = AtomicUsize::new(0);
+    let tick = || obs.progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+    let scanned = scan::scan(&walked, &cache, &ws.config.index, &tick);
+    obs.finish();
+    crate::util::trace("files scanned");
+    Ok((walked, scanned))
+}
+
 /// Bring the branch's files-that-change-together up to its head commit (after the catalog
 /// is committed: history is extra, never a reason to lose the run).
 fn mine_history(ws: &Workspace, db: &Db, stats: &RunStats) -> Result<(), IndexError> {
     if let Some(head) = &stats.head_commit {
-        super::cochange::refresh(&ws.repo, db, &stats.branch, head)?;
+        super::history::refresh(&ws.repo, db, &stats.branch, head)?;
     }
     Ok(())
 }
@@ -334,20 +348,6 @@ fn fill_counts(stats: &mut RunStats, plan: &Plan, files: usize) {
     stats.skipped = plan.skipped;
 }
 
-pub(super) fn progress_bar(opts: &IndexOptions, len: usize, what: &str) -> ProgressBar {
-    if !opts.progress || !std::io::stderr().is_terminal() || len < 50 {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len as u64);
-    let style =
-        ProgressStyle::with_template("{msg:>10} [{bar:30}] {pos}/{len} files ({per_sec}, {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
-    bar.set_style(style);
-    bar.set_message(what.to_string());
-    bar
-}
-
 /// Compute chunks and symbols for `files` in batches; each batch is written to the chunk
 /// store, then recorded in SQLite with a checkpoint. Returns the number of chunks written.
 #[allow(clippy::too_many_arguments)]
@@ -359,13 +359,13 @@ fn compute_all(
     files: &[&WalkedFile],
     plan: &mut Plan,
     cp: &mut Checkpoint,
-    opts: &IndexOptions,
+    obs: &dyn Observer,
 ) -> Result<usize, IndexError> {
-    let bar = progress_bar(opts, files.len(), "indexing");
+    obs.start(Phase::Indexing, files.len());
     let mut written = 0;
     for batch in files.chunks(cfg.batch_files) {
         if super::interrupted() {
-            bar.abandon();
+            obs.finish();
             return Err(IndexError::Interrupted {
                 done: cp.done,
                 total: cp.total,
@@ -389,122 +389,8 @@ fn compute_all(
         cp.done += batch.len();
         cp.updated_at = crate::util::unix_now();
         db.save_checkpoint(cp)?;
-        bar.inc(batch.len() as u64);
+        obs.progress(cp.done);
     }
-    bar.finish_and_clear();
+    obs.finish();
     Ok(written)
-}
-
-/// The result of computing one file.
-struct Computed {
-    scanned: Scanned,
-    content: Option<ComputedContent>,
-    chunks: Vec<ChunkRow>,
-}
-
-impl Computed {
-    /// If the file changed since it was scanned, make its catalog row match what we stored.
-    fn fix_catalog(&self, plan: &mut Plan) {
-        if let Some(row) = plan
-            .update
-            .upsert
-            .iter_mut()
-            .find(|r| r.path == self.scanned.rel)
-        {
-            if row.content_hash != self.scanned.content_hash
-                || row.skip_reason != self.scanned.skip_reason
-            {
-                row.content_hash = self.scanned.content_hash.clone();
-                row.skip_reason = self.scanned.skip_reason.clone();
-                row.size = self.scanned.size;
-            }
-        }
-    }
-}
-
-thread_local! {
-    static TOOLS: RefCell<Option<(usize, Chunker, Tagger)>> = const { RefCell::new(None) };
-}
-
-/// Read, hash, filter, chunk and tag one file. The hash is taken from the bytes actually
-/// chunked, so chunks always match the content hash they are stored under even if the file
-/// changed since it was scanned.
-fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
-    let mut scanned = Scanned {
-        rel: f.rel.clone(),
-        size: f.size,
-        mtime_ns: f.mtime_ns,
-        content_hash: String::new(),
-        skip_reason: None,
-    };
-    let skip = |mut scanned: Scanned, reason: quality::SkipReason| {
-        scanned.skip_reason = Some(reason.to_string());
-        Computed {
-            scanned,
-            content: None,
-            chunks: Vec::new(),
-        }
-    };
-    let bytes = match f.read() {
-        Ok(b) => b,
-        Err(e) => return skip(scanned, quality::SkipReason::Unreadable(e.to_string())),
-    };
-    scanned.size = bytes.len() as u64;
-    scanned.content_hash = crate::util::sha256_hex(&bytes);
-    let text = match quality::check(&bytes, cfg) {
-        Ok(t) => t,
-        Err(reason) => return skip(scanned, reason),
-    };
-    let language = lang::language_of(&f.rel);
-    let mut note = super::guard::plain_text_reason(language, text);
-    // Over a bound: cut as plain text, no symbols (see `guard`).
-    let cut_as = if note.is_some() { "text" } else { language };
-    let (pieces, symbols) = TOOLS.with(|t| {
-        let mut t = t.borrow_mut();
-        if t.as_ref().map(|(n, _, _)| *n) != Some(cfg.chunk_tokens) {
-            *t = Some((
-                cfg.chunk_tokens,
-                Chunker::new(cfg.chunk_tokens),
-                Tagger::default(),
-            ));
-        }
-        let (_, chunker, tagger) = t.as_mut().expect("just set");
-        let (pieces, slow) = chunker.chunk_within(cut_as, text, super::chunk::SPLIT_TIME);
-        if slow && note.is_none() {
-            note = Some(format!(
-                "splitting took over {} s: the rest is cut in {}-line windows",
-                super::chunk::SPLIT_TIME.as_secs(),
-                super::chunk::WINDOW_LINES
-            ));
-        }
-        (pieces, tagger.symbols(cut_as, text))
-    });
-    let hash = scanned.content_hash.clone();
-    let chunks: Vec<ChunkRow> = pieces
-        .into_iter()
-        .enumerate()
-        .map(|(i, c)| ChunkRow {
-            id: format!("{hash}:{i}"),
-            content_hash: hash.clone(),
-            filepath: f.rel.clone(),
-            language: language.to_string(),
-            content: c.text,
-            start_line: c.start_line,
-            end_line: c.end_line,
-        })
-        .collect();
-    let content = ComputedContent {
-        content_hash: hash,
-        language: language.to_string(),
-        n_chunks: chunks.len(),
-        size: scanned.size,
-        symbols,
-        terms: crate::text::words::document_terms(text),
-        note,
-    };
-    Computed {
-        scanned,
-        content: Some(content),
-        chunks,
-    }
 }

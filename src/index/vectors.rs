@@ -1,17 +1,139 @@
-//! The embedding phase of an index run, after the branch is committed: embed the chunks of
-//! every content on the branch that the configured model has not embedded yet. BM25 and
-//! symbols already answer by then, so this phase may stop early (time budget, Ctrl-C, an
-//! API that keeps failing) without harm: what is not marked embedded stays pending and the
-//! next run picks it up. Vectors are cached by (content hash, model), so a chunk is never
-//! embedded twice, across branches, renames or re-runs.
+//! The embedding phase of an index run, after the branch is committed: choose the provider,
+//! honour the policy (skip, all, a time budget), and embed the chunks of every content on the
+//! branch that the configured model has not embedded yet, keeping a checkpoint and the lock
+//! lease fresh. BM25 and symbols already answer by then, so this phase may stop early (time
+//! budget, Ctrl-C, an API that keeps failing) without harm: what is not marked embedded stays
+//! pending and the next run picks it up. Vectors are cached by (content hash, model), so a
+//! chunk is never embedded twice, across branches, renames or re-runs.
 
 use std::time::Instant;
 
+use super::lock;
+use super::observe::{Event, Observer, Phase};
 use super::IndexError;
 use crate::embed::{EmbedError, Embedder};
 use crate::store::catalog::RunStats;
+use crate::store::state::{Checkpoint, LockHolder};
 use crate::store::vectors::VectorRow;
 use crate::store::{ChunkRow, ChunkStore, Db};
+use crate::workspace::Workspace;
+
+/// How much embedding an index run does (vector search on only).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EmbedPolicy {
+    /// None: leave everything pending.
+    Skip,
+    /// Everything pending.
+    All,
+    /// As much as fits in this time; the rest stays pending.
+    Budget(std::time::Duration),
+}
+
+/// The embedding part of a report.
+#[derive(Debug)]
+pub struct EmbedReport {
+    /// Model id.
+    pub model: String,
+    /// What happened.
+    pub outcome: EmbedOutcome,
+}
+
+/// What the embedding phase of a run works with.
+pub(super) struct EmbedRun<'a> {
+    pub ws: &'a Workspace,
+    pub db: &'a Db,
+    pub chunks: &'a ChunkStore,
+    /// This run's lock holder (the lease is renewed before each write).
+    pub me: &'a LockHolder,
+    pub policy: EmbedPolicy,
+    pub obs: &'a dyn Observer,
+}
+
+/// Embed what the branch still lacks, as far as the policy allows. A provider that cannot
+/// start (no API key, say) leaves everything pending and is reported, never fatal: BM25 and
+/// symbols already work.
+pub(super) fn run_phase(
+    run: &EmbedRun<'_>,
+    stats: &mut RunStats,
+) -> Result<Option<EmbedReport>, IndexError> {
+    let EmbedRun {
+        ws,
+        db,
+        chunks,
+        me,
+        obs,
+        ..
+    } = *run;
+    let deadline = match run.policy {
+        EmbedPolicy::Skip => return Ok(None),
+        EmbedPolicy::All => None,
+        EmbedPolicy::Budget(d) => Some(Instant::now() + d),
+    };
+    let model = match crate::embed::model_id(&ws.config.embed) {
+        Some(m) => m,
+        None => return Ok(None),
+    };
+    let mut embedder = match crate::embed::from_config(&ws.config.embed) {
+        Ok(Some(e)) => e,
+        Ok(None) => return Ok(None),
+        Err(e) => {
+            let pending = db.pending_embeddings(&stats.branch, &model)?.len();
+            let outcome = EmbedOutcome {
+                pending,
+                error: Some(e),
+                ..Default::default()
+            };
+            record(stats, &model, &outcome);
+            db.record_embedding(&stats.run_id, 0, pending, &model)?;
+            return Ok(Some(EmbedReport { model, outcome }));
+        }
+    };
+    let (done, total) = db.embed_coverage(&stats.branch, &model)?;
+    obs.start(Phase::Embedding, total - done);
+    let cp = Checkpoint {
+        run_id: stats.run_id.clone(),
+        workspace: ws.workdir.display().to_string(),
+        branch: stats.branch.clone(),
+        phase: "embed".into(),
+        done: 0,
+        total: total - done,
+        started_at: stats.started_at,
+        updated_at: crate::util::unix_now(),
+    };
+    let progress = |d: usize, t: usize| {
+        obs.progress(d);
+        let now = crate::util::unix_now();
+        let cp = Checkpoint {
+            done: d,
+            total: t,
+            updated_at: now,
+            ..cp.clone()
+        };
+        // Progress notes are best effort: the embedded marks are the real record.
+        let _ = db.save_checkpoint(&cp);
+    };
+    let hold = || lock::renew(db, me);
+    if total > done {
+        db.save_checkpoint(&cp)?;
+    }
+    let outcome = embed_pending(EmbedJob {
+        db,
+        chunks,
+        embedder: embedder.as_mut(),
+        branch: &stats.branch,
+        batch_size: ws.config.embed.batch_size,
+        deadline,
+        progress: &progress,
+        hold: &hold,
+        obs,
+    });
+    obs.finish();
+    let outcome = outcome?;
+    db.clear_checkpoint()?;
+    record(stats, &model, &outcome);
+    db.record_embedding(&stats.run_id, outcome.embedded, outcome.pending, &model)?;
+    Ok(Some(EmbedReport { model, outcome }))
+}
 
 /// Contents read from the chunk store per step (then embedded in provider batches).
 const CONTENTS_PER_STEP: usize = 32;
@@ -51,6 +173,8 @@ pub struct EmbedJob<'a> {
     /// Called before each write: fails when this run no longer holds the index lock, so a
     /// writer that lost it (a provider slower than the lease) stops instead of writing.
     pub hold: &'a dyn Fn() -> Result<(), IndexError>,
+    /// Told when stored vectors are dropped for a new dimension.
+    pub obs: &'a dyn Observer,
 }
 
 /// Embed what is pending on the branch.
@@ -116,9 +240,7 @@ fn reset_on_new_dimension(
     };
     match job.chunks.vector_dimension(model)? {
         Some(old) if old != new => {
-            eprintln!(
-                "note: the embedding model now returns {new} dimensions (stored: {old}); re-embedding everything"
-            );
+            job.obs.event(Event::NewDimension { old, new });
             job.chunks.drop_vectors(model)?;
             job.db.forget_model(model)?;
             Ok(true)

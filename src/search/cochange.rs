@@ -1,6 +1,6 @@
 //! Files that change together: after ranking, each of the top three result files brings in
 //! the file most often changed in the same commits as it (mined from the branch's history
-//! at index time, `index::cochange`), placed right after the fifth result. A bug report
+//! at index time, `index::history`), placed right after the fifth result. A bug report
 //! names the parser; the fix needs its header too. Measured with `bench/cochange_sim.py` and
 //! `bench/eval.py` (README, "Retrieval quality").
 

@@ -2,7 +2,7 @@
 //! code ("unicode method names", "timeout of the stream interceptor"), and the files that
 //! commit changed are where to look. The query's terms are matched against the messages of
 //! the branch's recent commits (SQLite FTS5 over `commit_terms`, mined at index time, see
-//! `index::cochange`); each of the best commits gives the files it changed that are still on
+//! `index::history`); each of the best commits gives the files it changed that are still on
 //! the branch its score, shared out so that a commit changing one file says more about that
 //! file than one changing twenty. Measured on the development set with `bench/eval.py`.
 

@@ -1,5 +1,5 @@
 //! The `cochange` tables: for each path of a branch, the file most often changed in the same
-//! commits, mined from the branch's history (see `index::cochange`).
+//! commits, mined from the branch's history (see `index::history`).
 
 use rusqlite::{params, OptionalExtension};
 

@@ -1,4 +1,4 @@
-//! Layers depend only downward: cli → search / index → workspace → store / embed / git /
+//! Layers depend only downward: the binary's cli → search / index → workspace → store / embed / git /
 //! config → text → util → env. This test reads every source file and fails when a module imports
 //! one above it (or search and index import each other), naming the file and the import.
 
@@ -40,8 +40,9 @@ fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-#[test]
-fn no_module_imports_a_layer_above_it() {
+/// Every line of code (not a comment) under `src/`, with its file (relative, `/`-separated)
+/// and line number, for `check` to judge; returns what `check` said was wrong.
+fn wrong_lines(check: impl Fn(&str, &str) -> Option<String>) -> Vec<String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
@@ -52,32 +53,54 @@ fn no_module_imports_a_layer_above_it() {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        let module = rel.split('/').next().unwrap().trim_end_matches(".rs");
-        let forbidden = forbidden(module);
-        if forbidden.is_empty() {
-            continue;
-        };
         let text = std::fs::read_to_string(f).unwrap();
         for (n, line) in text.lines().enumerate() {
-            if line.trim_start().starts_with("//") {
+            let code = line.trim();
+            if code.starts_with("//") {
                 continue;
             }
-            for up in forbidden.iter() {
-                if line.contains(&format!("crate::{up}::"))
-                    || line.contains(&format!("crate::{up};"))
-                {
-                    wrong.push(format!(
-                        "src/{rel}:{}: {module} imports {up}: {}",
-                        n + 1,
-                        line.trim()
-                    ));
-                }
+            if let Some(why) = check(&rel, code) {
+                wrong.push(format!("src/{rel}:{}: {why}: {code}", n + 1));
             }
         }
     }
+    wrong
+}
+
+#[test]
+fn no_module_imports_a_layer_above_it() {
+    let wrong = wrong_lines(|rel, code| {
+        let module = rel.split('/').next().unwrap().trim_end_matches(".rs");
+        forbidden(module)
+            .into_iter()
+            .find(|up| {
+                code.contains(&format!("crate::{up}::")) || code.contains(&format!("crate::{up};"))
+            })
+            .map(|up| format!("{module} imports {up}"))
+    });
     assert!(
         wrong.is_empty(),
         "imports against the layers:\n{}",
         wrong.join("\n")
     );
+}
+
+/// The command line is part of the binary only, and only it draws or prompts: the library
+/// reports through `index::Observer` (the print lints in Cargo.toml cover printing).
+#[test]
+fn only_the_binary_draws_prompts_or_holds_the_command_line() {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
+    let lib = std::fs::read_to_string(lib).unwrap();
+    assert!(
+        !lib.lines().any(|l| l.trim_end().ends_with("mod cli;")),
+        "src/lib.rs declares the cli module"
+    );
+    let wrong = wrong_lines(|rel, code| {
+        let library = rel != "main.rs" && !rel.starts_with("cli/");
+        let draws = ["indicatif::", "dialoguer::"]
+            .iter()
+            .any(|c| code.contains(c));
+        (library && draws).then(|| "the library draws or prompts".to_string())
+    });
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

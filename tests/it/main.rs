@@ -17,6 +17,7 @@ mod lines;
 mod llm;
 mod mcp;
 mod models;
+mod observe;
 mod rev;
 mod search;
 mod share;

@@ -1,0 +1,26 @@
+//! `git codesearch gc`: say what the library's garbage collection removed.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::observer::Terminal;
+use super::Outcome;
+use git_codesearch::git::display_key;
+use git_codesearch::Error;
+
+/// Run `gc`.
+pub fn run(dir: &Path) -> Result<Outcome, Error> {
+    let ws = super::open(dir)?;
+    let done = git_codesearch::index::gc::gc(&ws, &Terminal::new(false))?;
+    let dropped: Vec<String> = done.dropped.iter().map(|b| display_key(b)).collect();
+    writeln!(
+        std::io::stdout(),
+        "dropped {} branches ({}), deleted {} unused contents and {} orphaned chunk groups",
+        dropped.len(),
+        dropped.join(", "),
+        done.deleted.len(),
+        done.orphans.len()
+    )
+    .map_err(Error::Output)?;
+    Ok(Outcome::Found)
+}

@@ -1,0 +1,43 @@
+//! `git codesearch export FILE` and `git codesearch import FILE`: an index snapshot to share
+//! (the checks of an untrusted snapshot live in the library, `index::share`).
+
+use std::io::Write;
+use std::path::Path;
+
+use super::Outcome;
+use git_codesearch::git::display_key;
+use git_codesearch::Error;
+
+/// Run `export FILE`.
+pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
+    let ws = super::open(dir)?;
+    let bytes = git_codesearch::index::share::export(&ws, file)?;
+    writeln!(
+        std::io::stdout(),
+        "wrote {} ({:.1} MiB)",
+        file.display(),
+        bytes as f64 / 1048576.0
+    )
+    .map_err(Error::Output)?;
+    Ok(Outcome::Found)
+}
+
+/// Run `import FILE`.
+pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
+    let ws = super::open(dir)?;
+    let done = git_codesearch::index::share::import(&ws, file)?;
+    let branches: Vec<String> = done.branches.iter().map(|b| display_key(b)).collect();
+    writeln!(
+        std::io::stdout(),
+        "imported {} contents ({} chunks); branches added: {}",
+        done.contents,
+        done.chunks,
+        if branches.is_empty() {
+            "none".to_string()
+        } else {
+            branches.join(", ")
+        }
+    )
+    .map_err(Error::Output)?;
+    Ok(Outcome::Found)
+}

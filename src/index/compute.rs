@@ -1,0 +1,129 @@
+//! The work an index run does for one new file, on a worker thread: read it, hash the bytes
+//! actually read, filter junk, chunk at syntax boundaries (bounded in time) and extract
+//! symbols and whole-file terms.
+
+use std::cell::RefCell;
+
+use super::chunk::Chunker;
+use super::plan::{Plan, Scanned};
+use super::symbols::Tagger;
+use super::walk::WalkedFile;
+use super::{guard, quality};
+use crate::config::IndexConfig;
+use crate::store::catalog::ComputedContent;
+use crate::store::ChunkRow;
+use crate::text::lang;
+
+/// The result of computing one file.
+pub(super) struct Computed {
+    pub(super) scanned: Scanned,
+    pub(super) content: Option<ComputedContent>,
+    pub(super) chunks: Vec<ChunkRow>,
+}
+
+impl Computed {
+    /// If the file changed since it was scanned, make its catalog row match what we stored.
+    pub(super) fn fix_catalog(&self, plan: &mut Plan) {
+        if let Some(row) = plan
+            .update
+            .upsert
+            .iter_mut()
+            .find(|r| r.path == self.scanned.rel)
+        {
+            if row.content_hash != self.scanned.content_hash
+                || row.skip_reason != self.scanned.skip_reason
+            {
+                row.content_hash = self.scanned.content_hash.clone();
+                row.skip_reason = self.scanned.skip_reason.clone();
+                row.size = self.scanned.size;
+            }
+        }
+    }
+}
+
+thread_local! {
+    static TOOLS: RefCell<Option<(usize, Chunker, Tagger)>> = const { RefCell::new(None) };
+}
+
+/// Read, hash, filter, chunk and tag one file. The hash is taken from the bytes actually
+/// chunked, so chunks always match the content hash they are stored under even if the file
+/// changed since it was scanned.
+pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
+    let mut scanned = Scanned {
+        rel: f.rel.clone(),
+        size: f.size,
+        mtime_ns: f.mtime_ns,
+        content_hash: String::new(),
+        skip_reason: None,
+    };
+    let skip = |mut scanned: Scanned, reason: quality::SkipReason| {
+        scanned.skip_reason = Some(reason.to_string());
+        Computed {
+            scanned,
+            content: None,
+            chunks: Vec::new(),
+        }
+    };
+    let bytes = match f.read() {
+        Ok(b) => b,
+        Err(e) => return skip(scanned, quality::SkipReason::Unreadable(e.to_string())),
+    };
+    scanned.size = bytes.len() as u64;
+    scanned.content_hash = crate::util::sha256_hex(&bytes);
+    let text = match quality::check(&bytes, cfg) {
+        Ok(t) => t,
+        Err(reason) => return skip(scanned, reason),
+    };
+    let language = lang::language_of(&f.rel);
+    let mut note = guard::plain_text_reason(language, text);
+    // Over a bound: cut as plain text, no symbols (see `guard`).
+    let cut_as = if note.is_some() { "text" } else { language };
+    let (pieces, symbols) = TOOLS.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.as_ref().map(|(n, _, _)| *n) != Some(cfg.chunk_tokens) {
+            *t = Some((
+                cfg.chunk_tokens,
+                Chunker::new(cfg.chunk_tokens),
+                Tagger::default(),
+            ));
+        }
+        let (_, chunker, tagger) = t.as_mut().expect("just set");
+        let (pieces, slow) = chunker.chunk_within(cut_as, text, super::chunk::SPLIT_TIME);
+        if slow && note.is_none() {
+            note = Some(format!(
+                "splitting took over {} s: the rest is cut in {}-line windows",
+                super::chunk::SPLIT_TIME.as_secs(),
+                super::chunk::WINDOW_LINES
+            ));
+        }
+        (pieces, tagger.symbols(cut_as, text))
+    });
+    let hash = scanned.content_hash.clone();
+    let chunks: Vec<ChunkRow> = pieces
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| ChunkRow {
+            id: format!("{hash}:{i}"),
+            content_hash: hash.clone(),
+            filepath: f.rel.clone(),
+            language: language.to_string(),
+            content: c.text,
+            start_line: c.start_line,
+            end_line: c.end_line,
+        })
+        .collect();
+    let content = ComputedContent {
+        content_hash: hash,
+        language: language.to_string(),
+        n_chunks: chunks.len(),
+        size: scanned.size,
+        symbols,
+        terms: crate::text::words::document_terms(text),
+        note,
+    };
+    Computed {
+        scanned,
+        content: Some(content),
+        chunks,
+    }
+}
