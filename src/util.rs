@@ -82,6 +82,10 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
 
 /// When `GIT_CODESEARCH_TRACE` is set, print how long the process has run at `label` to
 /// stderr: a cheap way to see where a command spends its time without a profiler.
+#[allow(
+    clippy::print_stderr,
+    reason = "a developer's switch (GIT_CODESEARCH_TRACE), not output: it must show from any layer"
+)]
 pub fn trace(label: &str) {
     use std::sync::OnceLock;
     static START: OnceLock<Option<std::time::Instant>> = OnceLock::new();

@@ -23,7 +23,8 @@ pub fn spawn<T: Send + 'static>(
 /// What a started retriever found; nothing when it was not started.
 pub fn join<T: Default>(pending: Pending<T>) -> Result<T, SearchError> {
     match pending {
-        Some(t) => t.join().expect("retriever thread panicked"),
+        // A retriever that panicked is a bug: its panic goes on in this thread.
+        Some(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
         None => Ok(T::default()),
     }
 }
