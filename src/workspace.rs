@@ -62,7 +62,10 @@ impl Workspace {
     /// Open the LanceDB chunk store.
     pub fn chunk_store(&self) -> Result<ChunkStore, StoreError> {
         self.ensure_dir()?;
-        ChunkStore::open(&self.index_dir.join(LANCE_DIR))
+        ChunkStore::open(
+            &self.index_dir.join(DB_FILE),
+            &self.index_dir.join(LANCE_DIR),
+        )
     }
 
     fn ensure_dir(&self) -> Result<(), StoreError> {

@@ -197,11 +197,11 @@ fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(),
     let stored: HashSet<String> = chunks.hashes()?;
     let known = db.computed_hashes()?;
     let with_chunks = db.hashes_with_chunks()?;
-    if !with_chunks.is_empty() && !chunks.has_table() {
+    if !with_chunks.is_empty() && !chunks.has_table()? {
         h.add(
             Severity::Corrupted,
             format!(
-                "the chunk table is gone but {} contents should have chunks",
+                "no chunks are stored but {} contents should have some",
                 with_chunks.len()
             ),
             Repair::Rebuild,

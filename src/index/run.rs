@@ -112,8 +112,13 @@ fn run_locked(
         super::terms::backfill(db, &chunks)?;
     }
     if !opts.dry_run && !chunks.fts_matches(ws.config.search.stemming)? {
-        // The stemming setting changed: rebuild the full-text index to match.
+        // A new index, or the stemming setting changed: make the full-text table match
+        // (chunks added later get their terms as they are written).
         chunks.refresh_fts(ws.config.search.stemming)?;
+    }
+    if !opts.dry_run {
+        // Chunks lived in LanceDB before schema version 8; that table is dead weight now.
+        chunks.drop_legacy_table()?;
     }
     crate::util::trace("checks done");
     loop {

@@ -1,5 +1,6 @@
 //! A shareable index: `export FILE` writes a consistent snapshot (SQLite copied with
-//! `VACUUM INTO` plus the LanceDB directory, in one tar file) and `import FILE` merges one
+//! `VACUUM INTO`, less its derived full-text tables, plus the LanceDB directory of vectors,
+//! in one tar file) and `import FILE` merges one
 //! into the local index. Content is keyed by SHA-256 of file bytes, so a snapshot built by CI
 //! on another clone is safe to merge: only content this index lacks is copied, branches this
 //! index has not indexed are added, and the next `index` run tags whatever matches the work
@@ -55,7 +56,7 @@ pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
     std::fs::create_dir_all(&scratch.0).map_err(io_err(&scratch.0))?;
     let snapshot = scratch.0.join(DB_FILE);
     locked(ws, |db| {
-        db.vacuum_into(&snapshot)?;
+        db.snapshot_into(&snapshot)?;
         let out = File::create(file).map_err(StoreError::file(file, "write"))?;
         let mut tar = tar::Builder::new(out);
         tar.append_path_with_name(&snapshot, DB_FILE)
@@ -95,7 +96,7 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<Imported, IndexError> {
         .into());
     }
     drop(theirs);
-    let their_chunks = ChunkStore::open(&scratch.path().join(LANCE_DIR))?;
+    let their_chunks = ChunkStore::open(&db_file, &scratch.path().join(LANCE_DIR))?;
     locked(ws, |db| merge(ws, db, scratch.path(), &their_chunks))
 }
 

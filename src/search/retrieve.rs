@@ -1,12 +1,12 @@
-//! The retrievers: BM25 over chunk text (LanceDB full-text index) and symbol search over
-//! definitions (SQLite), each restricted to content that is on the searched branch.
+//! The retrievers: BM25 over chunk text (SQLite FTS5) and symbol search over definitions
+//! (SQLite), each restricted to content that is on the searched branch.
 
 use std::collections::{HashMap, HashSet};
 
 use super::query::Query;
 use super::SearchError;
 use crate::store::catalog::SymbolHit;
-use crate::store::{filter, ChunkRef, ChunkStore, Db, FtsHit};
+use crate::store::{filter, ChunkRef, ChunkStore, Db};
 
 /// Paths of the branch for each content hash: (path, mtime_ns).
 pub type Membership = HashMap<String, Vec<(String, i64)>>;
@@ -20,12 +20,13 @@ pub fn membership(db: &Db, branch: &str, hashes: &[String]) -> Result<Membership
     Ok(m)
 }
 
-/// BM25 candidates on the branch, best first. The first pass is unfiltered and asks for
-/// enough matches that `n` of them are likely on the branch (other branches' versions of a
+/// BM25 candidates on the branch, best first. The first pass scores only the store's best
+/// matches, enough that `n` of them are likely on the branch (other branches' versions of a
 /// file match as well as this one's); its scores are those of the whole store, so when it
 /// holds `n` on the branch they are exactly the branch's best `n`. Only if it does not is
-/// the search repeated with a branch prefilter, which costs far more than a deeper first
-/// pass.
+/// every match looked up, which costs a chunk row per match. The query's words are matched
+/// whole and split, as the chunks' identifiers are stored
+/// (`search::files::match_expression`).
 pub fn bm25(
     db: &Db,
     chunks: &ChunkStore,
@@ -34,24 +35,20 @@ pub fn bm25(
     n: usize,
     lang: Option<&str>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
-    let text = q.fts_text();
-    let lang_filter = lang.map(|l| filter::eq("language", l));
+    let Some(expression) = super::files::match_expression(q) else {
+        return Ok(Vec::new());
+    };
     let fetch = first_fetch(db, branch, n)?;
-    let found = chunks.search_fts(&text, fetch, lang_filter.as_deref())?;
+    let (mut found, more) = chunks.search_fts(&expression, n, (branch, lang), Some(fetch))?;
     crate::util::trace("bm25 first pass");
-    let full = found.len() == fetch;
-    let mut kept = keep_on_branch(db, branch, found)?;
-    if kept.len() < n && full {
-        let filter = branch_filter(db, branch, lang_filter.as_deref())?;
-        let found = chunks.search_fts(&text, n, Some(&filter))?;
-        crate::util::trace("bm25 second pass, restricted to the branch");
-        kept = keep_on_branch(db, branch, found)?;
+    if found.len() < n && more {
+        found = chunks.search_fts(&expression, n, (branch, lang), None)?.0;
+        crate::util::trace("bm25 second pass, every match");
     }
-    kept.truncate(n);
-    Ok(kept)
+    Ok(found.into_iter().map(|h| h.chunk).collect())
 }
 
-/// How many matches the first BM25 pass asks for: `n` scaled by how many chunks the store
+/// How many matches the first BM25 pass scores: `n` scaled by how many chunks the store
 /// holds per chunk on the branch (1 for a one-branch index), with a margin.
 fn first_fetch(db: &Db, branch: &str, n: usize) -> Result<usize, SearchError> {
     let (on_branch, all) = db.chunk_counts(branch)?;
@@ -62,21 +59,8 @@ fn first_fetch(db: &Db, branch: &str, n: usize) -> Result<usize, SearchError> {
 
 /// Over-fetch margin of the first BM25 pass.
 const FETCH_MARGIN: f64 = 1.5;
-/// Beyond this many candidates per wanted one, the prefiltered pass is cheaper.
+/// Beyond this many candidates per wanted one, scoring every match is as cheap.
 const MAX_FETCH_FACTOR: f64 = 30.0;
-
-/// The hits whose content is on `branch`, in order.
-fn keep_on_branch(db: &Db, branch: &str, found: Vec<FtsHit>) -> Result<Vec<ChunkRef>, SearchError> {
-    let mut hashes: Vec<String> = found.iter().map(|h| h.chunk.content_hash.clone()).collect();
-    hashes.sort();
-    hashes.dedup();
-    let members = membership(db, branch, &hashes)?;
-    Ok(found
-        .into_iter()
-        .map(|h| h.chunk)
-        .filter(|c| members.contains_key(&c.content_hash))
-        .collect())
-}
 
 /// Definitions on the branch named by query words, best first: whole-identifier matches,
 /// then exact word matches, then prefix matches; at most `n`, one per place. The first

@@ -1,31 +1,16 @@
-//! The LanceDB `code_chunks` table: content-addressed chunks (a row per chunk of a content
-//! hash) with a full-text (BM25) index over their text using Lance's code analyzer, which
-//! splits camelCase / snake_case identifiers and keeps the whole identifier too.
-//!
-//! LanceDB is async; this wrapper owns a small tokio runtime and offers a blocking API, so
-//! the rest of the library stays synchronous.
+//! The chunks of every stored content, in SQLite (`chunks`, schema version 8, says why), with
+//! their full-text index (`chunk_terms`, see `chunkterms`). A chunk is addressed by its
+//! content hash and its place `n` in that content; its id is `<content hash>:<n>`. Vectors
+//! of chunks live in LanceDB (`store::vectors`), opened on first use only.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use arrow_array::{Array, Float32Array, Int64Array, RecordBatch, StringArray, UInt32Array};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use futures::TryStreamExt;
-use lancedb::index::scalar::FtsIndexBuilder;
-use lancedb::index::{Index, IndexType};
-use lancedb::query::{ExecutableQuery, QueryBase, Select};
-use lancedb::table::{OptimizeAction, OptimizeOptions};
+use rusqlite::params_from_iter;
 
-use super::StoreError;
-
-/// Name of the chunk table.
-pub const TABLE: &str = "code_chunks";
-
-/// Name of the full-text index without stemming.
-const FTS_PLAIN: &str = "content_fts";
-/// Name of the full-text index with English stemming.
-const FTS_STEM: &str = "content_fts_stem";
+use super::lance::{self, Lance};
+use super::{Db, StoreError};
 
 /// One chunk of one content hash.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,132 +31,112 @@ pub struct ChunkRow {
     pub end_line: u32,
 }
 
-/// The chunk table of one index directory.
+/// The chunks (SQLite) and vectors (LanceDB, opened lazily) of one index directory. The
+/// retrievers of one search share it from several threads, so its connection is behind a
+/// mutex (each of their reads is short).
 pub struct ChunkStore {
-    pub(super) rt: tokio::runtime::Runtime,
-    pub(super) db: lancedb::Connection,
-    table: Option<lancedb::Table>,
-    pub(super) path: PathBuf,
+    db: Mutex<Db>,
+    db_path: PathBuf,
+    pub(super) lance_dir: PathBuf,
+    lance: OnceLock<Lance>,
 }
 
-fn schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("id", DataType::Utf8, false),
-        Field::new("content_hash", DataType::Utf8, false),
-        Field::new("filepath", DataType::Utf8, false),
-        Field::new("language", DataType::Utf8, false),
-        Field::new("content", DataType::Utf8, false),
-        Field::new("start_line", DataType::UInt32, false),
-        Field::new("end_line", DataType::UInt32, false),
-        Field::new("updated_at", DataType::Int64, false),
-    ]))
+/// Values bound per statement in `IN (…)` lists (SQLite allows 32,766).
+pub(super) const IN_BATCH: usize = 500;
+
+/// `?,?,…,?` for `n` values: only placeholders are written into SQL, values are bound.
+pub(super) fn placeholders(n: usize) -> String {
+    vec!["?"; n].join(",")
 }
 
-pub(super) const COLUMNS: [&str; 7] = [
-    "id",
-    "content_hash",
-    "filepath",
-    "language",
-    "content",
-    "start_line",
-    "end_line",
-];
-
-/// `content_hash IN ('…', …)`.
-pub(super) fn hash_filter(hashes: &[String]) -> String {
-    super::filter::in_list("content_hash", hashes)
+/// The number of a chunk id `<hash>:<n>`, if it has that form.
+pub(super) fn chunk_number(id: &str) -> Option<(&str, i64)> {
+    let (hash, n) = id.split_once(':')?;
+    Some((hash, n.parse().ok()?))
 }
 
-/// Where LanceDB keeps table `name` inside the store directory.
-pub(super) fn table_dir(dir: &Path, name: &str) -> std::path::PathBuf {
-    dir.join(format!("{name}.lance"))
-}
+/// The columns of a [`ChunkRow`] from `chunks c JOIN chunk_text t`, in the order [`row_of`]
+/// reads them.
+pub(super) const ROW_COLUMNS: &str =
+    "c.content_hash, c.n, c.filepath, c.language, t.content, c.start_line, c.end_line";
 
-/// Whether table `name` has at least one committed version (a manifest file).
-pub(super) fn table_committed(dir: &Path, name: &str) -> bool {
-    std::fs::read_dir(table_dir(dir, name).join("_versions"))
-        .map(|entries| {
-            entries
-                .flatten()
-                .any(|e| e.file_name().to_string_lossy().ends_with(".manifest"))
-        })
-        .unwrap_or(false)
+/// The tables [`ROW_COLUMNS`] reads.
+pub(super) const ROW_TABLES: &str = "chunks c JOIN chunk_text t ON t.rid = c.rid";
+
+/// A [`ChunkRow`] from a row of [`ROW_COLUMNS`] starting at column `at`.
+pub(super) fn row_of(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ChunkRow> {
+    let hash: String = r.get(at)?;
+    let n: i64 = r.get(at + 1)?;
+    Ok(ChunkRow {
+        id: format!("{hash}:{n}"),
+        content_hash: hash,
+        filepath: r.get(at + 2)?,
+        language: r.get(at + 3)?,
+        content: r.get(at + 4)?,
+        start_line: r.get(at + 5)?,
+        end_line: r.get(at + 6)?,
+    })
 }
 
 impl ChunkStore {
-    /// Run a query to completion (`what` names it in errors).
-    pub(super) fn collect(
-        &self,
-        q: &impl ExecutableQuery,
-        what: &'static str,
-    ) -> Result<Vec<RecordBatch>, StoreError> {
-        self.rt
-            .block_on(async { q.execute().await?.try_collect::<Vec<_>>().await })
-            .map_err(|e| lance_err(&self.path, what, e))
-    }
-
-    /// Open the chunk store in `dir` (created on first write).
-    pub fn open(dir: &Path) -> Result<ChunkStore, StoreError> {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .map_err(|e| StoreError::Dir {
-                path: dir.to_path_buf(),
-                source: e,
-            })?;
-        let path = dir.to_path_buf();
-        let uri = dir.to_string_lossy().to_string();
-        let db = rt
-            .block_on(lancedb::connect(&uri).execute())
-            .map_err(|e| lance_err(&path, "connect", e))?;
-        let names = rt
-            .block_on(db.table_names().execute())
-            .map_err(|e| lance_err(&path, "list tables", e))?;
-        // A table directory without a committed manifest is what a kill during the very
-        // first write leaves behind: no run ever committed anything into it, so it reads
-        // as "no table yet" (and `add` clears it away before creating the real one).
-        let table = if names.iter().any(|n| n == TABLE) && table_committed(dir, TABLE) {
-            Some(
-                rt.block_on(db.open_table(TABLE).execute())
-                    .map_err(|e| lance_err(&path, "open table", e))?,
-            )
-        } else {
-            None
-        };
+    /// Open the chunks of the index database at `db_path`; vectors are in `lance_dir`.
+    pub fn open(db_path: &Path, lance_dir: &Path) -> Result<ChunkStore, StoreError> {
         Ok(ChunkStore {
-            rt,
-            db,
-            table,
-            path,
+            db: Mutex::new(Db::open(db_path)?),
+            db_path: db_path.to_path_buf(),
+            lance_dir: lance_dir.to_path_buf(),
+            lance: OnceLock::new(),
         })
     }
 
-    /// Fail when the catalog expects chunks (`expected` contents have some) but the table
-    /// is gone: searching would silently miss everything, and indexing would never
+    /// The connection. Never call another method of the store while holding it.
+    pub(super) fn db(&self) -> MutexGuard<'_, Db> {
+        // A panic in another retriever thread does not make the connection unusable.
+        self.db.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The vector store, connected on first use.
+    pub(super) fn lance(&self) -> Result<&Lance, StoreError> {
+        if let Some(l) = self.lance.get() {
+            return Ok(l);
+        }
+        let l = Lance::open(&self.lance_dir)?;
+        Ok(self.lance.get_or_init(|| l))
+    }
+
+    /// Whether a vector store exists at all (nothing to open or delete otherwise).
+    pub(super) fn has_lance(&self) -> bool {
+        self.lance_dir.exists()
+    }
+
+    /// Fail when the catalog expects chunks (`expected` contents have some) but none are
+    /// stored: searching would silently miss everything, and indexing would never
     /// recompute content it believes is stored.
     pub fn ensure_present(&self, expected: usize) -> Result<(), StoreError> {
-        if self.table.is_none() && expected > 0 {
+        if expected > 0 && !self.has_table()? {
             return Err(StoreError::ChunksMissing {
-                path: self.path.clone(),
+                path: self.db_path.clone(),
                 expected,
             });
         }
         Ok(())
     }
 
-    /// Whether the chunk table exists (with a committed version).
-    pub fn has_table(&self) -> bool {
-        self.table.is_some()
+    /// Whether any chunk is stored.
+    pub fn has_table(&self) -> Result<bool, StoreError> {
+        let db = self.db();
+        db.conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM chunks)", [], |r| r.get(0))
+            .map_err(|e| db.err("count chunks", e))
     }
 
-    /// Where the store lives.
+    /// Where the chunks live (the index database).
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.db_path
     }
 
-    /// Write chunks, first removing any rows of the same content hashes (left over by an
-    /// interrupted run), so a hash never has its chunks twice.
+    /// Write chunks and their terms in one transaction, first removing any rows of the same
+    /// content hashes (left by an interrupted run), so a hash never has its chunks twice.
     pub fn add(&mut self, rows: &[ChunkRow]) -> Result<(), StoreError> {
         if rows.is_empty() {
             return Ok(());
@@ -179,301 +144,75 @@ impl ChunkStore {
         let mut hashes: Vec<String> = rows.iter().map(|r| r.content_hash.clone()).collect();
         hashes.sort();
         hashes.dedup();
-        self.delete_hashes(&hashes)?;
-        let batch = to_batch(rows).map_err(|e| StoreError::Shape {
-            path: self.path.clone(),
-            what: e.to_string(),
-        })?;
-        match &self.table {
-            Some(t) => self
-                .rt
-                .block_on(t.add(batch).execute())
-                .map(|_| ())
-                .map_err(|e| lance_err(&self.path, "add chunks", e)),
-            None => {
-                // Only index runs write, and they hold the index lock, so a leftover
-                // uncommitted directory here belongs to a dead run.
-                let partial = table_dir(&self.path, TABLE);
-                if partial.exists() {
-                    std::fs::remove_dir_all(&partial).map_err(|e| StoreError::Dir {
-                        path: partial.clone(),
-                        source: e,
-                    })?;
-                }
-                let t = self
-                    .rt
-                    .block_on(self.db.create_table(TABLE, batch).execute())
-                    .map_err(|e| lance_err(&self.path, "create table", e))?;
-                self.table = Some(t);
-                Ok(())
-            }
-        }
+        let db = self.db();
+        let err = |e| db.err("add chunks", e);
+        let tx = db.write_tx("add chunks")?;
+        super::chunkterms::delete_contents(&tx, &hashes).map_err(err)?;
+        super::chunkterms::insert_rows(&tx, rows).map_err(err)?;
+        tx.commit().map_err(err)
     }
 
     /// Remove every chunk of the given content hashes, and their vectors of every model.
     pub fn delete_hashes(&self, hashes: &[String]) -> Result<(), StoreError> {
-        let Some(t) = &self.table else { return Ok(()) };
-        self.delete_in(t, hashes, "delete chunks")?;
+        if hashes.is_empty() {
+            return Ok(());
+        }
+        {
+            let db = self.db();
+            let err = |e| db.err("delete chunks", e);
+            let tx = db.write_tx("delete chunks")?;
+            super::chunkterms::delete_contents(&tx, hashes).map_err(err)?;
+            tx.commit().map_err(err)?;
+        }
         self.delete_vectors(hashes)
     }
 
-    /// Delete the rows of `hashes` from table `t`, in filters of 500 hashes.
-    pub(super) fn delete_in(
-        &self,
-        t: &lancedb::Table,
-        hashes: &[String],
-        what: &'static str,
-    ) -> Result<(), StoreError> {
-        for part in hashes.chunks(500) {
-            self.rt
-                .block_on(t.delete(hash_filter(part).as_str()))
-                .map_err(|e| lance_err(&self.path, what, e))?;
-        }
-        Ok(())
-    }
-
-    /// Bring the indices up to date: build the full-text index if missing (or rebuild it
-    /// when the stemming setting changed), else index rows added since.
-    pub fn refresh_fts(&self, stemming: bool) -> Result<(), StoreError> {
-        let Some(t) = &self.table else { return Ok(()) };
-        let indices = self
-            .rt
-            .block_on(t.list_indices())
-            .map_err(|e| lance_err(&self.path, "list indices", e))?;
-        let wanted = if stemming { FTS_STEM } else { FTS_PLAIN };
-        let mut has_fts = false;
-        for i in indices.iter().filter(|i| i.index_type == IndexType::FTS) {
-            if i.name == wanted {
-                has_fts = true;
-            } else {
-                self.rt
-                    .block_on(t.drop_index(&i.name))
-                    .map_err(|e| lance_err(&self.path, "drop full-text index", e))?;
-            }
-        }
-        let has_btree = indices.iter().any(|i| i.index_type == IndexType::BTree);
-        if !has_fts {
-            let params = FtsIndexBuilder::code()
-                .split_identifiers(true)
-                .preserve_original(true)
-                .stem(stemming);
-            let build = t
-                .create_index(&["content"], Index::FTS(params))
-                .name(wanted.to_string());
-            self.rt
-                .block_on(build.execute())
-                .map_err(|e| lance_err(&self.path, "build full-text index", e))?;
-        }
-        if !has_btree {
-            let build = t.create_index(&["content_hash"], Index::BTree(Default::default()));
-            self.rt
-                .block_on(build.execute())
-                .map_err(|e| lance_err(&self.path, "build hash index", e))?;
-        }
-        if has_fts || has_btree {
-            self.rt
-                .block_on(t.optimize(OptimizeAction::Index(OptimizeOptions::default())))
-                .map_err(|e| lance_err(&self.path, "update indices", e))?;
-        }
-        Ok(())
-    }
-
-    /// True when the full-text index matches the stemming setting.
-    pub fn fts_matches(&self, stemming: bool) -> Result<bool, StoreError> {
-        let Some(t) = &self.table else {
-            return Ok(true);
-        };
-        let wanted = if stemming { FTS_STEM } else { FTS_PLAIN };
-        let indices = self
-            .rt
-            .block_on(t.list_indices())
-            .map_err(|e| lance_err(&self.path, "list indices", e))?;
-        Ok(indices.iter().any(|i| i.name == wanted))
-    }
-
-    /// All chunks of the given content hashes.
+    /// All chunks of the given content hashes, in content and chunk order.
     pub fn chunks_of(&self, hashes: &[String]) -> Result<Vec<ChunkRow>, StoreError> {
-        self.read_in(("content_hash", hashes), (&COLUMNS, false), from_batch)
-    }
-
-    /// Rows whose `column` is one of `values`, with the `select`ed columns (and the row id
-    /// when `row_id`), each batch read by `parse`.
-    pub(super) fn read_in<T>(
-        &self,
-        (column, values): (&'static str, &[String]),
-        (select, row_id): (&[&str], bool),
-        parse: impl Fn(&RecordBatch) -> Result<Vec<T>, String>,
-    ) -> Result<Vec<T>, StoreError> {
-        let Some(t) = &self.table else {
-            return Ok(Vec::new());
-        };
+        let db = self.db();
+        let err = |e| db.err("read chunks", e);
         let mut out = Vec::new();
-        for part in values.chunks(500) {
-            let mut q = t
-                .query()
-                .only_if(super::filter::in_list(column, part))
-                .select(Select::Columns(
-                    select.iter().map(|c| c.to_string()).collect(),
-                ));
-            if row_id {
-                q = q.with_row_id();
-            }
-            for b in &self.collect(&q, "read chunks")? {
-                out.extend(parse(b).map_err(|what| self.shape_err(what))?);
-            }
+        for part in hashes.chunks(IN_BATCH) {
+            let sql = format!(
+                "SELECT {ROW_COLUMNS} FROM {ROW_TABLES} WHERE c.content_hash IN ({})
+                 ORDER BY c.content_hash, c.n",
+                placeholders(part.len())
+            );
+            let mut stmt = db.conn.prepare_cached(&sql).map_err(err)?;
+            let rows = stmt
+                .query_map(params_from_iter(part), |r| row_of(r, 0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(err)?;
+            out.extend(rows);
         }
         Ok(out)
     }
 
     /// Number of chunk rows.
     pub fn count(&self) -> Result<usize, StoreError> {
-        let Some(t) = &self.table else { return Ok(0) };
-        self.rt
-            .block_on(t.count_rows(None))
-            .map_err(|e| lance_err(&self.path, "count chunks", e))
+        let db = self.db();
+        db.conn
+            .query_row("SELECT count(*) FROM chunks", [], |r| r.get::<_, i64>(0))
+            .map(|n| n as usize)
+            .map_err(|e| db.err("count chunks", e))
     }
 
-    /// Distinct content hashes present in the table (for orphan checks).
+    /// Distinct content hashes that have chunks (for orphan checks).
     pub fn hashes(&self) -> Result<HashSet<String>, StoreError> {
-        let Some(t) = &self.table else {
-            return Ok(HashSet::new());
-        };
-        let q = t
-            .query()
-            .select(Select::Columns(vec!["content_hash".to_string()]));
-        let batches = self.collect(&q, "read hashes")?;
-        let mut set = HashSet::new();
-        for b in &batches {
-            let col = string_col(b, "content_hash").map_err(|what| self.shape_err(what))?;
-            for i in 0..col.len() {
-                set.insert(col.value(i).to_string());
-            }
-        }
-        Ok(set)
+        self.db()
+            .string_set("SELECT DISTINCT content_hash FROM chunks", [])
     }
 
-    /// Merge small files and drop old versions, keeping the store compact.
+    /// Keep the stores compact: merge the full-text index's segments, and remove the chunk
+    /// table LanceDB held before schema version 8.
     pub fn compact(&self) -> Result<(), StoreError> {
-        let Some(t) = &self.table else { return Ok(()) };
-        self.rt
-            .block_on(t.optimize(OptimizeAction::All))
-            .map(|_| ())
-            .map_err(|e| lance_err(&self.path, "compact", e))
+        super::chunkterms::optimize(&self.db())?;
+        self.drop_legacy_table()
     }
 
-    /// The store's view of the table, if it has been created.
-    pub(super) fn table(&self) -> Option<&lancedb::Table> {
-        self.table.as_ref()
+    /// Remove the LanceDB chunk table of an index from before schema version 8 (its rows
+    /// were forgotten by the migration, and every run recomputes them here).
+    pub fn drop_legacy_table(&self) -> Result<(), StoreError> {
+        lance::remove_table(&self.lance_dir, lance::LEGACY_CHUNK_TABLE)
     }
-
-    pub(super) fn shape_err(&self, what: String) -> StoreError {
-        StoreError::Shape {
-            path: self.path.clone(),
-            what,
-        }
-    }
-}
-
-pub(super) fn lance_err(path: &Path, op: &'static str, e: lancedb::Error) -> StoreError {
-    StoreError::Lance {
-        path: path.to_path_buf(),
-        op,
-        source: Box::new(e),
-    }
-}
-
-fn to_batch(rows: &[ChunkRow]) -> Result<RecordBatch, arrow_schema::ArrowError> {
-    let now = crate::util::unix_now();
-    let strings = |f: fn(&ChunkRow) -> &str| -> Arc<dyn Array> {
-        Arc::new(StringArray::from_iter_values(rows.iter().map(f)))
-    };
-    RecordBatch::try_new(
-        schema(),
-        vec![
-            strings(|r| &r.id),
-            strings(|r| &r.content_hash),
-            strings(|r| &r.filepath),
-            strings(|r| &r.language),
-            strings(|r| &r.content),
-            Arc::new(UInt32Array::from_iter_values(
-                rows.iter().map(|r| r.start_line),
-            )),
-            Arc::new(UInt32Array::from_iter_values(
-                rows.iter().map(|r| r.end_line),
-            )),
-            Arc::new(Int64Array::from_iter_values(rows.iter().map(|_| now))),
-        ],
-    )
-}
-
-pub(super) fn f32_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a Float32Array, String> {
-    b.column_by_name(name)
-        .and_then(|c| c.as_any().downcast_ref::<Float32Array>())
-        .ok_or_else(|| format!("column {name} missing or not f32"))
-}
-
-pub(super) fn string_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a StringArray, String> {
-    b.column_by_name(name)
-        .and_then(|c| c.as_any().downcast_ref::<StringArray>())
-        .ok_or_else(|| format!("column {name} missing or not text"))
-}
-
-fn u32_col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a UInt32Array, String> {
-    b.column_by_name(name)
-        .and_then(|c| c.as_any().downcast_ref::<UInt32Array>())
-        .ok_or_else(|| format!("column {name} missing or not u32"))
-}
-
-/// The columns every read of chunks uses: id, content hash, language and line span.
-pub(super) struct KeyCols<'a> {
-    id: &'a StringArray,
-    hash: &'a StringArray,
-    language: &'a StringArray,
-    start: &'a UInt32Array,
-    end: &'a UInt32Array,
-}
-
-/// Row `i` of [`KeyCols`]: (id, content hash, language, first line, last line).
-pub(super) type Key = (String, String, String, u32, u32);
-
-impl<'a> KeyCols<'a> {
-    pub(super) fn of(b: &'a RecordBatch) -> Result<KeyCols<'a>, String> {
-        Ok(KeyCols {
-            id: string_col(b, "id")?,
-            hash: string_col(b, "content_hash")?,
-            language: string_col(b, "language")?,
-            start: u32_col(b, "start_line")?,
-            end: u32_col(b, "end_line")?,
-        })
-    }
-
-    pub(super) fn at(&self, i: usize) -> Key {
-        (
-            self.id.value(i).to_string(),
-            self.hash.value(i).to_string(),
-            self.language.value(i).to_string(),
-            self.start.value(i),
-            self.end.value(i),
-        )
-    }
-}
-
-pub(super) fn from_batch(b: &RecordBatch) -> Result<Vec<ChunkRow>, String> {
-    let keys = KeyCols::of(b)?;
-    let filepath = string_col(b, "filepath")?;
-    let content = string_col(b, "content")?;
-    Ok((0..b.num_rows())
-        .map(|i| {
-            let (id, content_hash, language, start_line, end_line) = keys.at(i);
-            ChunkRow {
-                id,
-                content_hash,
-                filepath: filepath.value(i).to_string(),
-                language,
-                content: content.value(i).to_string(),
-                start_line,
-                end_line,
-            }
-        })
-        .collect())
 }

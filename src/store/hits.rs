@@ -1,30 +1,23 @@
-//! Two-step reads of the chunk table for search. A store that holds several branches or
-//! commits keeps one row per chunk of every version of a file, so most of what a search
-//! finds first is another version's copy; reading the text of all of it was most of a
-//! query's time. The retrievers therefore find rows with the light columns only (row id,
-//! chunk id, content hash, score or line span), keep the ones on the searched branch, and
-//! read the text of those rows alone, by row id.
-//!
-//! Row ids are valid for the table version this handle opened, which a search never
-//! changes, so the two steps always see the same rows.
+//! Reads of chunks for search, in two steps: the retrievers find chunks with their light
+//! columns only (row id, content hash, number, language, line span), and the text of the
+//! few that make the results is read afterwards by row id. BM25 over chunks is one SQLite
+//! query that keeps only contents on the searched branch, so another branch's copy of a file
+//! never takes a place in the list.
 
 use std::collections::HashMap;
 
-use arrow_array::{Array, RecordBatch, UInt64Array};
-use lancedb::index::scalar::FullTextSearchQuery;
-use lancedb::query::{QueryBase, Select};
+use rusqlite::{params, params_from_iter};
 
-use super::chunks::{f32_col, from_batch, lance_err, KeyCols, COLUMNS};
-use super::{ChunkRow, ChunkStore, StoreError};
-
-/// LanceDB's row-id column.
-const ROW_ID: &str = "_rowid";
+use super::chunks::{
+    chunk_number, placeholders, row_of, ChunkStore, IN_BATCH, ROW_COLUMNS, ROW_TABLES,
+};
+use super::{ChunkRow, StoreError};
 
 /// A chunk's place and identity, without its text: what ranking needs. The text of the
 /// few that make the final results is read with [`ChunkStore::take_rows`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChunkRef {
-    /// Row id in the chunk table, valid for this handle's table version.
+    /// Row id in the chunk table.
     pub row: u64,
     /// `<content hash>:<chunk number>`.
     pub id: String,
@@ -47,114 +40,134 @@ pub struct FtsHit {
     pub score: f32,
 }
 
-/// The light columns, read into [`ChunkRef`]s.
-const REF_COLUMNS: [&str; 5] = ["id", "content_hash", "language", "start_line", "end_line"];
+/// The light columns, in the order [`ref_of`] reads them.
+const REF_COLUMNS: &str = "c.rid, c.content_hash, c.n, c.language, c.start_line, c.end_line";
 
-fn refs_from(b: &RecordBatch) -> Result<Vec<ChunkRef>, String> {
-    let rows = row_col(b)?;
-    let keys = KeyCols::of(b)?;
-    Ok((0..b.num_rows())
-        .map(|i| {
-            let (id, content_hash, language, start_line, end_line) = keys.at(i);
-            ChunkRef {
-                row: rows.value(i),
-                id,
-                content_hash,
-                language,
-                start_line,
-                end_line,
-            }
-        })
-        .collect())
-}
-
-fn row_col(b: &RecordBatch) -> Result<&UInt64Array, String> {
-    b.column_by_name(ROW_ID)
-        .and_then(|c| c.as_any().downcast_ref::<UInt64Array>())
-        .ok_or_else(|| format!("column {ROW_ID} missing or not u64"))
-}
-
-fn columns(names: &[&str]) -> Select {
-    Select::Columns(names.iter().map(|c| c.to_string()).collect())
+fn ref_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChunkRef> {
+    let hash: String = r.get(1)?;
+    let n: i64 = r.get(2)?;
+    Ok(ChunkRef {
+        row: r.get::<_, i64>(0)? as u64,
+        id: format!("{hash}:{n}"),
+        content_hash: hash,
+        language: r.get(3)?,
+        start_line: r.get(4)?,
+        end_line: r.get(5)?,
+    })
 }
 
 impl ChunkStore {
-    /// BM25 matches for `query` (optionally restricted by a store `filter`), best first,
-    /// without their text.
+    /// The best `limit` chunks of `branch` for an FTS5 match `expression` (quoted terms
+    /// joined by OR, see `search::files::match_expression`), optionally of one language,
+    /// best first, without their text. With `first = Some(k)`, only the store's best `k`
+    /// matches are considered (cheap: scoring needs no chunk row), and the second value says
+    /// whether there were `k` of them, i.e. whether a full pass could find more; with `None`,
+    /// every match is. No full-text table yet: no matches.
     pub fn search_fts(
         &self,
-        query: &str,
+        expression: &str,
         limit: usize,
-        filter: Option<&str>,
-    ) -> Result<Vec<FtsHit>, StoreError> {
-        let Some(t) = self.table() else {
-            return Ok(Vec::new());
-        };
-        let fts = FullTextSearchQuery::new(query.to_string())
-            .with_column("content".to_string())
-            .map_err(|e| lance_err(&self.path, "full-text query", e.into()))?;
-        let mut q = t
-            .query()
-            .full_text_search(fts)
-            .select(columns(&REF_COLUMNS))
-            .with_row_id()
-            .limit(limit);
-        if let Some(f) = filter {
-            q = q.only_if(f);
+        (branch, lang): (&str, Option<&str>),
+        first: Option<usize>,
+    ) -> Result<(Vec<FtsHit>, bool), StoreError> {
+        if !self.fts_exists()? {
+            return Ok((Vec::new(), false));
         }
+        let top = first.map_or(-1, |k| k as i64);
+        let sql = format!(
+            "WITH top AS (SELECT rowid AS rid, -bm25(chunk_terms) AS score FROM chunk_terms
+                          WHERE chunk_terms MATCH ?1 ORDER BY score DESC LIMIT ?5)
+             SELECT {REF_COLUMNS}, top.score, (SELECT count(*) FROM top)
+             FROM top JOIN chunks c ON c.rid = top.rid
+             WHERE c.content_hash IN (SELECT content_hash FROM catalog
+                                      WHERE branch = ?2 AND skip_reason IS NULL)
+               AND (?3 IS NULL OR c.language = ?3)
+             ORDER BY top.score DESC, c.content_hash, c.n LIMIT ?4"
+        );
+        let db = self.db();
+        let err = |e| db.err("full-text search", e);
+        let mut stmt = db.conn.prepare_cached(&sql).map_err(err)?;
+        let mut scored = 0i64;
+        let hits = stmt
+            .query_map(params![expression, branch, lang, limit as i64, top], |r| {
+                scored = r.get(7)?;
+                Ok(FtsHit {
+                    chunk: ref_of(r)?,
+                    score: r.get::<_, f64>(6)? as f32,
+                })
+            })
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(err)?;
+        Ok((hits, first.is_some_and(|k| scored as usize >= k)))
+    }
+
+    fn fts_exists(&self) -> Result<bool, StoreError> {
+        let db = self.db();
+        db.conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'chunk_terms')",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| db.err("read schema", e))
+    }
+
+    /// Every chunk of the given contents, without text, in content and chunk order.
+    pub fn refs_of(&self, hashes: &[String]) -> Result<Vec<ChunkRef>, StoreError> {
         let mut out = Vec::new();
-        for b in &self.collect(&q, "full-text search")? {
-            let refs = refs_from(b).map_err(|w| self.shape_err(w))?;
-            let scores = f32_col(b, "_score").map_err(|w| self.shape_err(w))?;
-            out.extend(refs.into_iter().enumerate().map(|(i, chunk)| FtsHit {
-                chunk,
-                score: scores.value(i),
-            }));
+        for part in hashes.chunks(IN_BATCH) {
+            let sql = format!(
+                "SELECT {REF_COLUMNS} FROM chunks c WHERE c.content_hash IN ({})
+                 ORDER BY c.content_hash, c.n",
+                placeholders(part.len())
+            );
+            out.extend(self.refs(&sql, params_from_iter(part))?);
         }
-        // Ties are broken by chunk id, so the order never depends on row layout.
-        out.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.chunk.id.cmp(&b.chunk.id))
-        });
         Ok(out)
     }
 
-    /// Every chunk of the given contents, without text.
-    pub fn refs_of(&self, hashes: &[String]) -> Result<Vec<ChunkRef>, StoreError> {
-        self.refs_where(hashes, "content_hash")
-    }
-
-    /// The chunks with the given ids, without text (in no particular order).
+    /// The chunks with the given ids, without text (in no particular order); ids not of the
+    /// form `<hash>:<n>` match nothing.
     pub fn refs_by_id(&self, ids: &[String]) -> Result<Vec<ChunkRef>, StoreError> {
-        self.refs_where(ids, "id")
+        let sql =
+            format!("SELECT {REF_COLUMNS} FROM chunks c WHERE c.content_hash = ?1 AND c.n = ?2");
+        let mut out = Vec::new();
+        for (hash, n) in ids.iter().filter_map(|id| chunk_number(id)) {
+            out.extend(self.refs(&sql, params![hash, n])?);
+        }
+        Ok(out)
     }
 
-    fn refs_where(
-        &self,
-        values: &[String],
-        column: &'static str,
-    ) -> Result<Vec<ChunkRef>, StoreError> {
-        self.read_in((column, values), (&REF_COLUMNS, true), refs_from)
+    fn refs(&self, sql: &str, p: impl rusqlite::Params) -> Result<Vec<ChunkRef>, StoreError> {
+        let db = self.db();
+        let err = |e| db.err("read chunks", e);
+        let mut stmt = db.conn.prepare_cached(sql).map_err(err)?;
+        let refs = stmt
+            .query_map(p, ref_of)
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(err)?;
+        Ok(refs)
     }
 
     /// The chunks at the given row ids, by row id.
     pub fn take_rows(&self, rows: &[u64]) -> Result<HashMap<u64, ChunkRow>, StoreError> {
+        let db = self.db();
         let mut by_row = HashMap::new();
-        let Some(t) = self.table() else {
-            return Ok(by_row);
-        };
-        if rows.is_empty() {
-            return Ok(by_row);
-        }
-        let q = t
-            .take_row_ids(rows.to_vec())
-            .select(columns(&COLUMNS))
-            .with_row_id();
-        for b in &self.collect(&q, "read chunks")? {
-            let ids = row_col(b).map_err(|w| self.shape_err(w))?;
-            let chunks = from_batch(b).map_err(|w| self.shape_err(w))?;
-            by_row.extend((0..ids.len()).map(|i| ids.value(i)).zip(chunks));
+        let err = |e| db.err("read chunks", e);
+        for part in rows.chunks(IN_BATCH) {
+            let sql = format!(
+                "SELECT c.rid, {ROW_COLUMNS} FROM {ROW_TABLES} WHERE c.rid IN ({})",
+                placeholders(part.len())
+            );
+            let mut stmt = db.conn.prepare_cached(&sql).map_err(err)?;
+            let ids = part.iter().map(|r| *r as i64);
+            let found = stmt
+                .query_map(params_from_iter(ids), |r| {
+                    Ok((r.get::<_, i64>(0)? as u64, row_of(r, 1)?))
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(err)?;
+            by_row.extend(found);
         }
         Ok(by_row)
     }

@@ -8,12 +8,18 @@ use rusqlite::params;
 use super::{Db, StoreError};
 
 impl Db {
-    /// Write a consistent, compact copy of the database to `path` (which must not exist).
-    pub fn vacuum_into(&self, path: &Path) -> Result<(), StoreError> {
+    /// Write a consistent, compact copy of the database to `path` (which must not exist),
+    /// without the chunks' full-text table: it is derived from the chunks, its tokenizer
+    /// is a local setting, and an importer rebuilds it rather than trust one (so a snapshot's
+    /// schema is exactly one a migration makes).
+    pub fn snapshot_into(&self, path: &Path) -> Result<(), StoreError> {
+        let err = |e| super::sqlite_err(path, "snapshot database", e);
         self.conn
             .execute("VACUUM INTO ?1", params![path.to_string_lossy()])
-            .map(|_| ())
-            .map_err(|e| self.err("snapshot database", e))
+            .map_err(|e| self.err("snapshot database", e))?;
+        let copy = rusqlite::Connection::open(path).map_err(err)?;
+        copy.execute_batch("DROP TABLE IF EXISTS chunk_terms; VACUUM;")
+            .map_err(err)
     }
 
     /// Merge from the database at `path`: content and symbols of `missing` hashes (whose

@@ -1,13 +1,15 @@
 //! On-disk storage of the index, under `<common git dir>/codesearch/`:
-//! SQLite (`meta.sqlite`) for the catalog, symbols, lock, checkpoint and run statistics, and
-//! LanceDB (`lance/`) for the content-addressed chunks and their full-text index. SQLite
-//! also holds a small whole-file term index (`file_terms`, FTS5) beside the catalog.
+//! SQLite (`meta.sqlite`) for the catalog, symbols, lock, checkpoint, run statistics, the
+//! content-addressed chunks with their full-text index (`chunk_terms`, FTS5) and a
+//! whole-file term index (`file_terms`, FTS5); LanceDB (`lance/`) for the chunk vectors of
+//! each embedding model, opened only when vectors are used.
 //!
-//! Write order keeps crashes harmless: chunks are written to LanceDB first, keyed by content
-//! hash, and become visible only when the SQLite transaction that references them commits.
+//! Write order keeps crashes harmless: chunks are written first, keyed by content hash, and
+//! become visible only when the catalog transaction that references them commits.
 
 pub mod catalog;
 pub mod chunks;
+mod chunkterms;
 pub mod cochange;
 pub mod commits;
 pub mod embedded;
@@ -15,6 +17,7 @@ pub mod fileterms;
 pub mod filter;
 pub mod health;
 pub mod hits;
+mod lance;
 pub mod lookup;
 pub mod merge;
 pub mod snapshot;
@@ -77,7 +80,7 @@ pub enum StoreError {
         source: rusqlite::Error,
     },
     /// The chunk table is gone while the catalog says chunks are stored.
-    #[error("chunk store {path} has lost its table: {expected} indexed contents have no chunks")]
+    #[error("index database {path} has lost its chunks: {expected} indexed contents have none")]
     ChunksMissing { path: PathBuf, expected: usize },
     /// The index was written by a newer git-codesearch; we never modify it.
     #[error("index at {path} has schema version {found}, newer than this git-codesearch supports ({supported})")]
@@ -87,7 +90,7 @@ pub enum StoreError {
         supported: u32,
     },
     /// LanceDB failed while doing `op`.
-    #[error("chunk store {path}: {op} failed")]
+    #[error("vector store {path}: {op} failed")]
     Lance {
         path: PathBuf,
         op: &'static str,
@@ -99,8 +102,15 @@ pub enum StoreError {
     #[error("snapshot {path} is refused: {why}")]
     BadSnapshot { path: PathBuf, why: String },
     /// A LanceDB result did not have the expected shape.
-    #[error("chunk store {path}: unexpected data: {what}")]
+    #[error("vector store {path}: unexpected data: {what}")]
     Shape { path: PathBuf, what: String },
+    /// The async runtime LanceDB needs could not start (threads or file descriptors).
+    #[error("cannot start the runtime of the vector store {path}")]
+    Runtime {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 impl StoreError {
@@ -130,6 +140,9 @@ impl StoreError {
             StoreError::TooNew { .. } => Some(
                 "upgrade git-codesearch (cargo install --path . in a newer checkout), or point GIT_CODESEARCH_DIR at another directory".into(),
             ),
+            StoreError::Runtime { .. } => {
+                Some("the machine is out of threads or file descriptors; try again".into())
+            }
             StoreError::Lance { .. } | StoreError::Shape { .. } | StoreError::ChunksMissing { .. } => {
                 Some("run `git codesearch doctor --repair`".into())
             }

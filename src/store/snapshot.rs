@@ -29,6 +29,12 @@ pub fn check(path: &Path) -> Result<(), StoreError> {
     if !known.contains(&found) {
         return Err(bad(path, "its schema is not one git-codesearch writes (extra or changed tables, views or triggers)"));
     }
+    if known.last() != Some(&found) {
+        return Err(bad(
+            path,
+            "it was written by an older git-codesearch, whose chunks are not in its database; export it again with this version",
+        ));
+    }
     check_values(&conn).map_err(|e| match e {
         Checked::Sql(e) => sqlite("read snapshot", e),
         Checked::Bad(why) => bad(path, &why),
@@ -84,6 +90,7 @@ fn check_values(conn: &Connection) -> Result<(), Checked> {
         ("content", "content_hash"),
         ("snippets", "content_hash"),
         ("catalog", "content_hash"),
+        ("chunks", "content_hash"),
     ] {
         let sql = format!("SELECT DISTINCT {column} FROM {table}");
         each_text(conn, &sql, |h| {
@@ -175,5 +182,29 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
+        conn.execute("DELETE FROM catalog", []).unwrap();
+        check(&path).unwrap();
+        conn.execute(
+            "INSERT INTO chunks VALUES (1, '../x', 0, 'a.rs', 'rust', 1, 1)",
+            [],
+        )
+        .unwrap();
+        assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
+    }
+
+    #[test]
+    fn a_snapshot_of_an_older_schema_is_refused() {
+        let (_d, path) = fresh();
+        let conn = Connection::open(&path).unwrap();
+        // Version 7's schema: no chunk tables (its chunks were in LanceDB).
+        conn.execute_batch(
+            "DROP TABLE chunks; DROP TABLE chunk_text;
+             DELETE FROM schema_version WHERE version = 8;",
+        )
+        .unwrap();
+        let Err(StoreError::BadSnapshot { why, .. }) = check(&path) else {
+            panic!("an older snapshot was accepted");
+        };
+        assert!(why.contains("older"), "{why}");
     }
 }

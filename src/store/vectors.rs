@@ -12,7 +12,7 @@ use lancedb::index::Index;
 use lancedb::query::{QueryBase, Select};
 use lancedb::DistanceType;
 
-use super::chunks::{f32_col, lance_err, string_col, table_committed, table_dir};
+use super::lance::{f32_col, lance_err, string_col, table_committed};
 use super::{ChunkStore, StoreError};
 
 /// Prefix of the vector tables.
@@ -94,13 +94,13 @@ fn to_batch(rows: &[VectorRow], dim: usize) -> Result<RecordBatch, arrow_schema:
 impl ChunkStore {
     fn vector_table(&self, model: &str) -> Result<Option<lancedb::Table>, StoreError> {
         let name = table_name(model);
-        if !table_committed(&self.path, &name) {
+        if !table_committed(&self.lance_dir, &name) {
             return Ok(None);
         }
-        self.rt
-            .block_on(self.db.open_table(&name).execute())
+        let l = self.lance()?;
+        l.rt.block_on(l.db.open_table(&name).execute())
             .map(Some)
-            .map_err(|e| lance_err(&self.path, "open vector table", e))
+            .map_err(|e| lance_err(&l.path, "open vector table", e))
     }
 
     /// The dimension of `model`'s stored vectors, if it has any.
@@ -108,10 +108,10 @@ impl ChunkStore {
         let Some(t) = self.vector_table(model)? else {
             return Ok(None);
         };
-        let schema = self
-            .rt
-            .block_on(t.schema())
-            .map_err(|e| lance_err(&self.path, "read vector schema", e))?;
+        let l = self.lance()?;
+        let schema =
+            l.rt.block_on(t.schema())
+                .map_err(|e| lance_err(&l.path, "read vector schema", e))?;
         Ok(
             match schema.field_with_name("vector").map(|f| f.data_type()) {
                 Ok(DataType::FixedSizeList(_, n)) => Some(*n as usize),
@@ -123,6 +123,7 @@ impl ChunkStore {
     /// Write vectors of `model`, replacing rows of the same content hashes first (left by an
     /// interrupted run). All rows must have the same dimension.
     pub fn add_vectors(&self, model: &str, rows: &[VectorRow]) -> Result<(), StoreError> {
+        let l = self.lance()?;
         let Some(dim) = rows.first().map(|r| r.vector.len()) else {
             return Ok(());
         };
@@ -139,19 +140,17 @@ impl ChunkStore {
                 let mut hashes: Vec<String> = rows.iter().map(|r| r.content_hash.clone()).collect();
                 hashes.sort();
                 hashes.dedup();
-                self.delete_in(&t, &hashes, "delete vectors")?;
-                self.rt
-                    .block_on(t.add(batch).execute())
+                l.delete_in(&t, &hashes, "delete vectors")?;
+                l.rt.block_on(t.add(batch).execute())
                     .map(|_| ())
-                    .map_err(|e| lance_err(&self.path, "add vectors", e))
+                    .map_err(|e| lance_err(&l.path, "add vectors", e))
             }
             None => {
                 // A directory without a committed table is a crashed first write: clear it.
                 self.drop_vectors(model)?;
-                self.rt
-                    .block_on(self.db.create_table(table_name(model), batch).execute())
+                l.rt.block_on(l.db.create_table(table_name(model), batch).execute())
                     .map(|_| ())
-                    .map_err(|e| lance_err(&self.path, "create vector table", e))
+                    .map_err(|e| lance_err(&l.path, "create vector table", e))
             }
         }
     }
@@ -167,17 +166,18 @@ impl ChunkStore {
         let Some(t) = self.vector_table(model)? else {
             return Ok(Vec::new());
         };
+        let l = self.lance()?;
         let mut q = t
             .query()
             .nearest_to(query)
-            .map_err(|e| lance_err(&self.path, "vector query", e))?
+            .map_err(|e| lance_err(&l.path, "vector query", e))?
             .distance_type(DistanceType::Cosine)
             .select(Select::Columns(vec!["id".into(), "content_hash".into()]))
             .limit(limit);
         if let Some(f) = filter {
             q = q.only_if(f);
         }
-        let batches = self.collect(&q, "vector search")?;
+        let batches = l.collect(&q, "vector search")?;
         let mut out = Vec::new();
         for b in &batches {
             let id = string_col(b, "id").map_err(|w| self.vshape(w))?;
@@ -205,21 +205,20 @@ impl ChunkStore {
         let Some(t) = self.vector_table(model)? else {
             return Ok(());
         };
-        let rows = self
-            .rt
-            .block_on(t.count_rows(None))
-            .map_err(|e| lance_err(&self.path, "count vectors", e))?;
-        let indices = self
-            .rt
-            .block_on(t.list_indices())
-            .map_err(|e| lance_err(&self.path, "list vector indices", e))?;
+        let l = self.lance()?;
+        let rows =
+            l.rt.block_on(t.count_rows(None))
+                .map_err(|e| lance_err(&l.path, "count vectors", e))?;
+        let indices =
+            l.rt.block_on(t.list_indices())
+                .map_err(|e| lance_err(&l.path, "list vector indices", e))?;
         if !indices.is_empty() {
             let opts = lancedb::table::OptimizeOptions::default();
-            return self
+            return l
                 .rt
                 .block_on(t.optimize(lancedb::table::OptimizeAction::Index(opts)))
                 .map(|_| ())
-                .map_err(|e| lance_err(&self.path, "update vector index", e));
+                .map_err(|e| lance_err(&l.path, "update vector index", e));
         }
         if rows < ANN_MIN_ROWS {
             return Ok(());
@@ -228,54 +227,45 @@ impl ChunkStore {
             &["vector"],
             Index::IvfPq(IvfPqIndexBuilder::default().distance_type(DistanceType::Cosine)),
         );
-        self.rt
-            .block_on(build.execute())
-            .map_err(|e| lance_err(&self.path, "build vector index", e))
+        l.rt.block_on(build.execute())
+            .map_err(|e| lance_err(&l.path, "build vector index", e))
     }
 
     /// Remove the vectors of `hashes` from every model's table.
     pub fn delete_vectors(&self, hashes: &[String]) -> Result<(), StoreError> {
-        if hashes.is_empty() {
+        if hashes.is_empty() || !self.has_lance() {
             return Ok(());
         }
+        let l = self.lance()?;
         for name in self.vector_tables()? {
-            let t = self
-                .rt
-                .block_on(self.db.open_table(&name).execute())
-                .map_err(|e| lance_err(&self.path, "open vector table", e))?;
-            self.delete_in(&t, hashes, "delete vectors")?;
+            let t =
+                l.rt.block_on(l.db.open_table(&name).execute())
+                    .map_err(|e| lance_err(&l.path, "open vector table", e))?;
+            l.delete_in(&t, hashes, "delete vectors")?;
         }
         Ok(())
     }
 
     /// Drop the whole vector table of `model` (model or dimension changed, or repair).
     pub fn drop_vectors(&self, model: &str) -> Result<(), StoreError> {
-        let name = table_name(model);
-        let dir = table_dir(&self.path, &name);
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir).map_err(|e| StoreError::Dir {
-                path: dir.clone(),
-                source: e,
-            })?;
-        }
-        Ok(())
+        super::lance::remove_table(&self.lance_dir, &table_name(model))
     }
 
     /// Names of the committed vector tables.
     fn vector_tables(&self) -> Result<Vec<String>, StoreError> {
-        let names = self
-            .rt
-            .block_on(self.db.table_names().execute())
-            .map_err(|e| lance_err(&self.path, "list tables", e))?;
+        let l = self.lance()?;
+        let names =
+            l.rt.block_on(l.db.table_names().execute())
+                .map_err(|e| lance_err(&l.path, "list tables", e))?;
         Ok(names
             .into_iter()
-            .filter(|n| n.starts_with(PREFIX) && table_committed(&self.path, n))
+            .filter(|n| n.starts_with(PREFIX) && table_committed(&self.lance_dir, n))
             .collect())
     }
 
     fn vshape(&self, what: String) -> StoreError {
         StoreError::Shape {
-            path: self.path.clone(),
+            path: self.lance_dir.clone(),
             what,
         }
     }

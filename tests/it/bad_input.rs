@@ -119,3 +119,32 @@ fn corrupt_database_is_reported() {
     std::fs::write(&db, vec![0x42u8; 4096]).unwrap();
     assert_error(&repo.run(&["search", "alpha"]), "corrupt");
 }
+
+/// A query full of full-text syntax (quotes, operators, column filters, prefixes) is words
+/// to search for, never an expression: BM25 over chunks and whole files still answers.
+#[test]
+fn full_text_syntax_in_a_query_is_only_words() {
+    let repo = TestRepo::with_files(&[
+        ("src/near.rs", "pub fn near_marker() {}\n"),
+        ("src/other.rs", "pub fn unrelated() {}\n"),
+    ]);
+    for q in [
+        "\"near_marker",
+        "near_marker OR NOT content:x*",
+        "NEAR(near_marker unrelated, 2) ^terms : -x",
+        "near_marker\") OR 1=1 --",
+    ] {
+        let out = repo.run(&["search", "--json", "--mode", "bm25", q]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{q}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let first = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            first.lines().next().unwrap().contains("src/near.rs"),
+            "{q}: {first}"
+        );
+    }
+}

@@ -237,17 +237,26 @@ fn hook_runs_do_not_pile_up_but_ask_the_holder_for_another_pass() {
 }
 
 #[test]
-fn a_kill_during_the_first_chunk_write_leaves_a_store_that_still_opens() {
-    // What SIGKILL leaves when it lands while LanceDB creates the table: data files but no
-    // committed manifest. Found by the sigkill test on a slow machine; pinned down here.
+fn an_index_whose_chunks_were_in_lancedb_is_computed_again_and_the_old_table_removed() {
+    // Before schema version 8, chunks lived in LanceDB's code_chunks table (here: what a
+    // kill during its first write left, data but no manifest). The upgrade forgets what was
+    // computed, so the next run (the first search's) computes it into SQLite, and the dead
+    // table is removed.
     let repo = TestRepo::with_files(&[("src/lib.rs", "pub fn parse_config_file() {}\n")]);
-    let partial = repo
-        .path()
-        .join(".git/codesearch/lance/code_chunks.lance/data");
-    std::fs::create_dir_all(&partial).unwrap();
-    std::fs::write(partial.join("half-written.lance"), b"\0\0\0").unwrap();
-    let status = repo.run_ok(&["status"], 0);
-    assert!(status.contains("0 indexed"), "{status}");
+    repo.run_ok(&["index", "-q"], 0);
+    let dir = repo.path().join(".git/codesearch");
+    let conn = rusqlite::Connection::open(dir.join("meta.sqlite")).unwrap();
+    conn.execute_batch(
+        "DROP TABLE chunks; DROP TABLE chunk_text; DROP TABLE chunk_terms;
+         DELETE FROM schema_version WHERE version = 8;",
+    )
+    .unwrap();
+    drop(conn);
+    let old = dir.join("lance/code_chunks.lance/data");
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(old.join("half-written.lance"), b"\0\0\0").unwrap();
     assert_eq!(repo.hit_paths("parse_config_file", &[]), ["src/lib.rs"]);
-    assert!(!partial.join("half-written.lance").exists());
+    let status = repo.run_ok(&["status"], 0);
+    assert!(status.contains("1 indexed"), "{status}");
+    assert!(!dir.join("lance/code_chunks.lance").exists());
 }

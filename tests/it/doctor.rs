@@ -91,10 +91,12 @@ fn truncated_sqlite_is_rebuilt() {
 }
 
 #[test]
-fn deleted_lancedb_directory_is_rebuilt() {
+fn lost_chunks_are_rebuilt() {
     damaged_then_repaired(
-        |repo| std::fs::remove_dir_all(index_dir(repo).join("lance")).unwrap(),
-        "chunk table is gone",
+        |repo| {
+            sql(repo, "DELETE FROM chunk_text; DELETE FROM chunks;");
+        },
+        "no chunks are stored",
         true,
     );
 }
