@@ -30,13 +30,6 @@ pub struct Imported {
     pub branches: Vec<String>,
 }
 
-fn io_err(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
-    move |e| StoreError::Dir {
-        path: path.to_path_buf(),
-        source: e,
-    }
-}
-
 /// Run `f` holding the index lock.
 fn locked<T>(
     ws: &Workspace,
@@ -53,7 +46,7 @@ fn locked<T>(
 /// Write a snapshot of the whole index to `file`.
 pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
     let scratch = ScratchDir(ws.index_dir.join(format!("export-{}", std::process::id())));
-    std::fs::create_dir_all(&scratch.0).map_err(io_err(&scratch.0))?;
+    std::fs::create_dir_all(&scratch.0).map_err(StoreError::scratch(&scratch.0, "create"))?;
     let snapshot = scratch.0.join(DB_FILE);
     locked(ws, |db| {
         db.snapshot_into(&snapshot)?;
@@ -64,7 +57,7 @@ pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
         let lance = ws.index_dir.join(LANCE_DIR);
         if lance.exists() {
             tar.append_dir_all(LANCE_DIR, &lance)
-                .map_err(io_err(&lance))?;
+                .map_err(StoreError::file(&lance, "read"))?;
         }
         tar.into_inner()
             .and_then(|f| f.sync_all())
@@ -83,7 +76,7 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<Imported, IndexError> {
     let scratch = tempfile::Builder::new()
         .prefix(".import-")
         .tempdir_in(&ws.index_dir)
-        .map_err(io_err(&ws.index_dir))?;
+        .map_err(StoreError::scratch(&ws.index_dir, "create"))?;
     super::unpack::unpack(file, scratch.path())?;
     let db_file = scratch.path().join(DB_FILE);
     crate::store::snapshot::check(&db_file)?;

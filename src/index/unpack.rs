@@ -41,7 +41,7 @@ pub fn unpack(file: &Path, dir: &Path) -> Result<(), StoreError> {
         let dest = dir.join(&rel);
         match entry.header().entry_type() {
             EntryType::Directory => {
-                std::fs::create_dir_all(&dest).map_err(StoreError::file(&dest, "write"))?;
+                std::fs::create_dir_all(&dest).map_err(StoreError::scratch(&dest, "write"))?;
             }
             EntryType::Regular | EntryType::Continuous => {
                 bytes = bytes.saturating_add(entry.size());
@@ -56,7 +56,7 @@ pub fn unpack(file: &Path, dir: &Path) -> Result<(), StoreError> {
                 }
                 seen_db |= rel == Path::new(DB_FILE);
                 write_file(&mut entry, &dest).map_err(|e| match e {
-                    Written::Io(e) => StoreError::file(&dest, "write")(e),
+                    Written::Io(e) => StoreError::scratch(&dest, "write")(e),
                     Written::Twice => bad(format!("{} appears twice", rel.display())),
                     Written::Short(e) => truncated(e),
                 })?;

@@ -46,6 +46,15 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    /// A private scratch directory inside the index directory (an export's staging copy, an
+    /// import's unpacked snapshot) could not be made, written or removed.
+    #[error("cannot {op} {path} (scratch space of an export or import)")]
+    Scratch {
+        path: PathBuf,
+        op: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
     /// A file that is not part of the index (an export's target, an import's source).
     #[error("cannot {op} {path}")]
     File {
@@ -126,6 +135,18 @@ impl StoreError {
         }
     }
 
+    /// A maker for `map_err`: the scratch directory at `path` (or a file in it) failed at `op`.
+    pub fn scratch<'a>(
+        path: &'a Path,
+        op: &'static str,
+    ) -> impl Fn(std::io::Error) -> StoreError + 'a {
+        move |source| StoreError::Scratch {
+            path: path.to_path_buf(),
+            op,
+            source,
+        }
+    }
+
     /// What the user can do about it.
     pub fn hint(&self) -> Option<String> {
         match self {
@@ -153,6 +174,10 @@ impl StoreError {
             StoreError::Access { path, .. } => Some(format!(
                 "check the permissions of {} and its directory (nothing is damaged)",
                 path.display()
+            )),
+            StoreError::Scratch { path, .. } => Some(format!(
+                "check the free space and permissions of {}",
+                path.parent().unwrap_or(path).display()
             )),
             StoreError::File { path, .. } => Some(format!(
                 "check that {} exists and that you may read or write it",
@@ -197,4 +222,24 @@ pub fn dir_size(dir: &Path) -> u64 {
         }
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scratch_and_file_errors_name_what_failed_and_where() {
+        let io = || std::io::Error::from(std::io::ErrorKind::StorageFull);
+        let scratch = StoreError::scratch(Path::new("/idx/.import-x/meta.sqlite"), "write")(io());
+        assert_eq!(
+            scratch.to_string(),
+            "cannot write /idx/.import-x/meta.sqlite (scratch space of an export or import)"
+        );
+        assert!(scratch.hint().unwrap().contains("/idx/.import-x"));
+        let file = StoreError::file(Path::new("/home/me/index.tar"), "write")(io());
+        assert_eq!(file.to_string(), "cannot write /home/me/index.tar");
+        // Neither is taken for the index directory itself.
+        assert!(!matches!(scratch, StoreError::Dir { .. }));
+    }
 }
