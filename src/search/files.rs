@@ -52,6 +52,20 @@ pub fn spawn(
 /// Repeats are dropped: keeping them (so a repeated word weighs more) measured the same on
 /// the dev set and costs time, since FTS5 scores each phrase of the expression apart.
 pub(super) fn match_expression(q: &Query) -> Option<String> {
+    expression(q, false)
+}
+
+/// The query's terms OR-ed for FTS5, each quoted, repeats kept (at most [`MAX_PHRASES`]):
+/// over chunks, a word an issue repeats weighs more, as it did in the full-text engine the
+/// chunk ranking was tuned with.
+pub(super) fn chunk_expression(q: &Query) -> Option<String> {
+    expression(q, true)
+}
+
+/// Most phrases of a chunk expression (FTS5 scores each apart).
+const MAX_PHRASES: usize = 512;
+
+fn expression(q: &Query, repeats: bool) -> Option<String> {
     let mut terms = String::new();
     for tok in &q.tokens {
         for word in words(tok) {
@@ -61,8 +75,8 @@ pub(super) fn match_expression(q: &Query) -> Option<String> {
     let mut seen = HashSet::new();
     let quoted: Vec<String> = terms
         .split(' ')
-        .filter(|t| t.chars().count() > 1 && !is_stop_word(t) && seen.insert(*t))
-        .take(MAX_TERMS)
+        .filter(|t| t.chars().count() > 1 && !is_stop_word(t) && (repeats || seen.insert(*t)))
+        .take(if repeats { MAX_PHRASES } else { MAX_TERMS })
         .map(|t| format!("\"{t}\""))
         .collect();
     (!quoted.is_empty()).then(|| quoted.join(" OR "))
@@ -226,6 +240,19 @@ fn term_counts(text: &str, terms: &HashSet<&str>) -> HashMap<String, usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunk_expressions_keep_repeats_and_file_expressions_do_not() {
+        let q = crate::search::prepare("parser fails: the parseConfig parser \"x\" OR y").unwrap();
+        assert_eq!(
+            chunk_expression(&q).unwrap(),
+            "\"parser\" OR \"fails\" OR \"parseconfig\" OR \"parse\" OR \"config\" OR \"parser\""
+        );
+        assert_eq!(
+            match_expression(&q).unwrap(),
+            "\"parser\" OR \"fails\" OR \"parseconfig\" OR \"parse\" OR \"config\""
+        );
+    }
 
     #[test]
     fn the_best_chunk_holds_the_rare_term_not_the_common_one() {

@@ -35,7 +35,7 @@ pub fn bm25(
     n: usize,
     lang: Option<&str>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
-    let Some(expression) = super::files::match_expression(q) else {
+    let Some(expression) = super::files::chunk_expression(q) else {
         return Ok(Vec::new());
     };
     let fetch = first_fetch(db, branch, n)?;

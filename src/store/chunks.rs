@@ -144,11 +144,12 @@ impl ChunkStore {
         let mut hashes: Vec<String> = rows.iter().map(|r| r.content_hash.clone()).collect();
         hashes.sort();
         hashes.dedup();
+        let terms = super::chunkterms::terms_of(rows);
         let db = self.db();
         let err = |e| db.err("add chunks", e);
         let tx = db.write_tx("add chunks")?;
         super::chunkterms::delete_contents(&tx, &hashes).map_err(err)?;
-        super::chunkterms::insert_rows(&tx, rows).map_err(err)?;
+        super::chunkterms::insert_rows(&tx, rows, &terms).map_err(err)?;
         tx.commit().map_err(err)
     }
 

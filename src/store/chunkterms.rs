@@ -6,6 +6,7 @@
 //! tokenizer follows the stemming setting (FTS5's `porter` wrapper when on), and changing the
 //! setting rebuilds it from the stored chunks.
 
+use rayon::prelude::*;
 use rusqlite::{params, params_from_iter, Transaction};
 
 use super::chunks::{placeholders, ChunkRow, ChunkStore, IN_BATCH};
@@ -40,20 +41,32 @@ fn current_sql(conn: &rusqlite::Connection) -> rusqlite::Result<Option<String>> 
     }
 }
 
-/// Insert chunk rows, and their terms when the table exists, inside a write transaction.
-pub(super) fn insert_rows(tx: &Transaction<'_>, rows: &[ChunkRow]) -> rusqlite::Result<()> {
+/// The terms of each chunk, on all cores (splitting identifiers is most of the work of
+/// writing a chunk's terms).
+pub(super) fn terms_of(rows: &[ChunkRow]) -> Vec<String> {
+    rows.par_iter()
+        .map(|r| document_terms(&r.content))
+        .collect()
+}
+
+/// Insert chunk rows, and their `terms` when the table exists, inside a write transaction.
+pub(super) fn insert_rows(
+    tx: &Transaction<'_>,
+    rows: &[ChunkRow],
+    terms: &[String],
+) -> rusqlite::Result<()> {
     let mut chunk = tx.prepare_cached(
         "INSERT INTO chunks (content_hash, n, filepath, language, start_line, end_line)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     let mut text = tx.prepare_cached("INSERT INTO chunk_text (rid, content) VALUES (?1, ?2)")?;
-    let mut terms = match current_sql(tx)? {
+    let mut put_terms = match current_sql(tx)? {
         Some(_) => {
             Some(tx.prepare_cached("INSERT INTO chunk_terms (rowid, terms) VALUES (?1, ?2)")?)
         }
         None => None,
     };
-    for r in rows {
+    for (r, t) in rows.iter().zip(terms) {
         let n = super::chunks::chunk_number(&r.id).map_or(0, |(_, n)| n);
         chunk.execute(params![
             r.content_hash,
@@ -65,8 +78,8 @@ pub(super) fn insert_rows(tx: &Transaction<'_>, rows: &[ChunkRow]) -> rusqlite::
         ])?;
         let rid = tx.last_insert_rowid();
         text.execute(params![rid, r.content])?;
-        if let Some(stmt) = &mut terms {
-            stmt.execute(params![rid, document_terms(&r.content)])?;
+        if let Some(stmt) = &mut put_terms {
+            stmt.execute(params![rid, t])?;
         }
     }
     Ok(())
@@ -158,9 +171,9 @@ fn fill_terms(db: &Db) -> Result<(), StoreError> {
             let mut put = tx
                 .prepare_cached("INSERT INTO chunk_terms (rowid, terms) VALUES (?1, ?2)")
                 .map_err(err)?;
-            for (rid, content) in &batch {
-                put.execute(params![rid, document_terms(content)])
-                    .map_err(err)?;
+            let terms: Vec<String> = batch.par_iter().map(|(_, c)| document_terms(c)).collect();
+            for ((rid, _), t) in batch.iter().zip(&terms) {
+                put.execute(params![rid, t]).map_err(err)?;
             }
         }
         tx.commit().map_err(err)?;
