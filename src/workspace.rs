@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{Config, GIT_KEYS, TRUST_KEY};
+use crate::config::{keys, Config, TRUST_KEY};
 use crate::git::{BranchRef, Repo};
 use crate::store::{ChunkStore, Db, StoreError};
 use crate::Error;
@@ -32,7 +32,7 @@ impl Workspace {
         let workdir = repo.workdir().to_path_buf();
         let index_dir = crate::store::index_dir(&repo.common_dir());
         let config = Config::load(&workdir, |key| {
-            debug_assert!(key == TRUST_KEY || GIT_KEYS.iter().any(|(k, _)| *k == key));
+            debug_assert!(key == TRUST_KEY || keys::SETTINGS.iter().any(|s| s.git == key));
             repo.config_value(key)
         })?;
         Ok(Workspace {

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 mod file;
+pub mod keys;
 mod llm;
 pub use file::{read_config_file, MAX_CONFIG_BYTES, TRUST_KEY};
 pub use llm::LlmConfig;
@@ -271,43 +272,6 @@ impl Default for IndexConfig {
     }
 }
 
-/// The git config keys we read (`git config codesearch.nFinal 10`), lower-cased as git
-/// compares them, with the TOML path they override.
-pub const GIT_KEYS: &[(&str, &str)] = &[
-    ("codesearch.nfinal", "search.n_final"),
-    ("codesearch.nretrieve", "search.n_retrieve"),
-    ("codesearch.rrfk", "search.rrf_k"),
-    ("codesearch.questionrrfk", "search.question_rrf_k"),
-    ("codesearch.weightbm25", "search.weights.bm25"),
-    ("codesearch.weightvector", "search.weights.vector"),
-    ("codesearch.weightsymbol", "search.weights.symbol"),
-    // The old name of the same setting.
-    ("codesearch.weightsnippet", "search.weights.symbol"),
-    ("codesearch.weightfile", "search.weights.file"),
-    ("codesearch.weighttitle", "search.weights.title"),
-    ("codesearch.weightcommits", "search.weights.commits"),
-    (
-        "codesearch.weightcommitstitle",
-        "search.weights.commits_title",
-    ),
-    ("codesearch.weightdefinitions", "search.weights.definitions"),
-    ("codesearch.stemming", "search.stemming"),
-    ("codesearch.recencyboost", "search.recency_boost"),
-    ("codesearch.pathprior", "search.path_prior"),
-    ("codesearch.cochange", "search.cochange"),
-    ("codesearch.maxfilesize", "index.max_file_size"),
-    ("codesearch.chunktokens", "index.chunk_tokens"),
-    ("codesearch.embedprovider", "embed.provider"),
-    ("codesearch.embedurl", "embed.url"),
-    ("codesearch.embedmodel", "embed.model"),
-    ("codesearch.embeddimension", "embed.dimension"),
-    ("codesearch.embedapikeyenv", "embed.api_key_env"),
-    ("codesearch.llmrewrite", "llm.rewrite"),
-    ("codesearch.llmrerank", "llm.rerank"),
-    ("codesearch.llmurl", "llm.url"),
-    ("codesearch.llmmodel", "llm.model"),
-];
-
 impl Config {
     /// Load `.codesearch.toml` from `workdir` (if present), then apply git config values
     /// given by `git_value` (a lookup of lower-cased keys), then validate.
@@ -334,10 +298,13 @@ impl Config {
         config.validate(&path.display().to_string())?;
         // Validated again after git config, so a bad range is blamed on what set it.
         let mut from_git = Vec::new();
-        for (git_key, toml_key) in GIT_KEYS {
-            if let Some(value) = git_value(git_key) {
-                config.set(toml_key, &value, &format!("git config {git_key}"))?;
-                from_git.push(*git_key);
+        for setting in keys::SETTINGS {
+            if let Some(value) = git_value(setting.git) {
+                let origin = format!("git config {}", setting.git);
+                setting
+                    .apply(&mut config, &value)
+                    .map_err(|reason| invalid(&origin, setting.toml, value.clone(), reason))?;
+                from_git.push(setting.git);
             }
         }
         if !from_git.is_empty() {
@@ -348,60 +315,11 @@ impl Config {
 
     /// Set one value by its TOML path from a string (git config, flags).
     pub fn set(&mut self, key: &str, value: &str, origin: &str) -> Result<(), ConfigError> {
-        let bad = |reason: &str| ConfigError::Invalid {
-            key: key.into(),
-            value: value.into(),
-            origin: origin.into(),
-            reason: reason.into(),
-        };
-        let int = || {
-            value
-                .trim()
-                .parse::<usize>()
-                .map_err(|_| bad("expected a whole number"))
-        };
-        let float = || {
-            value
-                .trim()
-                .parse::<f64>()
-                .map_err(|_| bad("expected a number"))
-        };
-        let boolean = || match value.trim().to_ascii_lowercase().as_str() {
-            "true" | "yes" | "on" | "1" => Ok(true),
-            "false" | "no" | "off" | "0" => Ok(false),
-            _ => Err(bad("expected true or false")),
-        };
-        match key {
-            "search.n_final" => self.search.n_final = int()?,
-            "search.n_retrieve" => self.search.n_retrieve = int()?,
-            "search.rrf_k" => self.search.rrf_k = float()?,
-            "search.question_rrf_k" => self.search.question_rrf_k = float()?,
-            "search.weights.bm25" => self.search.weights.bm25 = float()?,
-            "search.weights.vector" => self.search.weights.vector = float()?,
-            "search.weights.symbol" => self.search.weights.symbol = float()?,
-            "search.weights.file" => self.search.weights.file = float()?,
-            "search.weights.title" => self.search.weights.title = float()?,
-            "search.weights.commits" => self.search.weights.commits = float()?,
-            "search.weights.commits_title" => self.search.weights.commits_title = float()?,
-            "search.weights.definitions" => self.search.weights.definitions = float()?,
-            "search.stemming" => self.search.stemming = boolean()?,
-            "search.path_prior" => self.search.path_prior = boolean()?,
-            "search.cochange" => self.search.cochange = boolean()?,
-            "search.recency_boost" => self.search.recency_boost = float()?,
-            "index.max_file_size" => self.index.max_file_size = int()? as u64,
-            "index.chunk_tokens" => self.index.chunk_tokens = int()?,
-            "embed.provider" => self.embed.provider = value.trim().to_string(),
-            "embed.url" => self.embed.url = value.trim().to_string(),
-            "embed.model" => self.embed.model = value.trim().to_string(),
-            "embed.dimension" => self.embed.dimension = int()?,
-            "embed.api_key_env" => self.embed.api_key_env = value.trim().to_string(),
-            "llm.rewrite" => self.llm.rewrite = boolean()?,
-            "llm.rerank" => self.llm.rerank = boolean()?,
-            "llm.url" => self.llm.url = value.trim().to_string(),
-            "llm.model" => self.llm.model = value.trim().to_string(),
-            _ => return Err(bad("unknown setting")),
-        }
-        Ok(())
+        let setting = keys::by_toml(key)
+            .ok_or_else(|| invalid(origin, key, value.into(), "unknown setting"))?;
+        setting
+            .apply(self, value)
+            .map_err(|reason| invalid(origin, key, value.into(), reason))
     }
 
     /// Check ranges; `origin` names where the values came from for the message.
