@@ -13,11 +13,15 @@ pub fn run(dir: &Path) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
     let done = git_codesearch::index::gc::gc(&ws, &Terminal::new(false))?;
     let dropped: Vec<String> = done.dropped.iter().map(|b| display_key(b)).collect();
+    let names = if dropped.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", dropped.join(", "))
+    };
     writeln!(
         std::io::stdout(),
-        "dropped {} branches ({}), deleted {} unused contents and {} orphaned chunk groups",
+        "dropped {} branches{names}, deleted {} unused contents and {} orphaned chunk groups",
         dropped.len(),
-        dropped.join(", "),
         done.deleted.len(),
         done.orphans.len()
     )

@@ -166,7 +166,13 @@ fn delete_versus_remove_tag_and_gc() {
     repo.commit_all("drop doomed on main");
     let run = repo.index(&[]);
     assert_eq!(run["stats"]["deleted"], 1, "{run}");
-    repo.run_ok(&["gc"], 0);
+    let said = repo.run_ok(&["gc"], 0);
+    assert!(said.starts_with("dropped 1 branches (feature), "), "{said}");
+    let again = repo.run_ok(&["gc"], 0);
+    assert!(
+        again.starts_with("dropped 0 branches, deleted 0 "),
+        "{again}"
+    );
     let stored_after = repo.status(&[])["stored_chunks"].as_u64().unwrap();
     assert!(
         stored_after < stored_before,
