@@ -354,7 +354,9 @@ fn fill_counts(stats: &mut RunStats, plan: &Plan, files: usize) {
 }
 
 /// Compute chunks and symbols for `files` in batches; each batch is written to the chunk
-/// store, then recorded in SQLite with a checkpoint. Returns the number of chunks written.
+/// store, then recorded in SQLite with a checkpoint. The next batch is computed (on the
+/// worker threads) while this one is written, so the writes, which run on one thread, cost
+/// little time of their own. Returns the number of chunks written.
 #[allow(clippy::too_many_arguments)]
 fn compute_all(
     db: &Db,
@@ -367,35 +369,72 @@ fn compute_all(
     obs: &dyn Observer,
 ) -> Result<usize, IndexError> {
     obs.start(Phase::Indexing, files.len());
-    let mut written = 0;
-    for batch in files.chunks(cfg.batch_files) {
-        if super::interrupted() {
-            obs.finish();
-            return Err(IndexError::Interrupted {
-                done: cp.done,
-                total: cp.total,
-            });
+    let batches: Vec<&[&WalkedFile]> = files.chunks(cfg.batch_files).collect();
+    let compute = |batch: &[&WalkedFile]| -> Vec<Computed> {
+        batch.par_iter().map(|f| compute_one(f, cfg)).collect()
+    };
+    let mut w = Writer {
+        db,
+        chunks,
+        me,
+        plan,
+        cp,
+        written: 0,
+    };
+    let result = std::thread::scope(|scope| {
+        let mut ahead = batches.first().map(|&b| scope.spawn(move || compute(b)));
+        for (i, batch) in batches.iter().enumerate() {
+            let Some(computing) = ahead.take() else { break };
+            // A worker that panicked is a bug: its panic goes on here.
+            let results = computing
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+            if super::interrupted() {
+                return Err(IndexError::Interrupted {
+                    done: w.cp.done,
+                    total: w.cp.total,
+                });
+            }
+            ahead = batches.get(i + 1).map(|&b| scope.spawn(move || compute(b)));
+            w.write(&results, batch.len())?;
+            obs.progress(w.cp.done);
         }
-        let results: Vec<Computed> = batch.par_iter().map(|f| compute_one(f, cfg)).collect();
+        Ok(())
+    });
+    obs.finish();
+    result.map(|()| w.written)
+}
+
+/// The writing half of [`compute_all`].
+struct Writer<'a> {
+    db: &'a Db,
+    chunks: &'a mut ChunkStore,
+    me: &'a LockHolder,
+    plan: &'a mut Plan,
+    cp: &'a mut Checkpoint,
+    written: usize,
+}
+
+impl Writer<'_> {
+    /// Store one computed batch of `files` files and save the checkpoint.
+    fn write(&mut self, results: &[Computed], files: usize) -> Result<(), IndexError> {
         let rows: Vec<ChunkRow> = results
             .iter()
             .flat_map(|r| r.chunks.iter().cloned())
             .collect();
         // Before writing: a run that lost the lock stops here.
-        lock::renew(db, me)?;
-        chunks.add(&rows)?;
+        lock::renew(self.db, self.me)?;
+        self.chunks.add(&rows)?;
         let contents: Vec<ComputedContent> =
             results.iter().filter_map(|r| r.content.clone()).collect();
-        db.store_computed(&cp.run_id, &contents)?;
-        for r in &results {
-            r.fix_catalog(plan);
+        self.db.store_computed(&self.cp.run_id, &contents)?;
+        for r in results {
+            r.fix_catalog(self.plan);
         }
-        written += rows.len();
-        cp.done += batch.len();
-        cp.updated_at = crate::util::unix_now();
-        db.save_checkpoint(cp)?;
-        obs.progress(cp.done);
+        self.written += rows.len();
+        self.cp.done += files;
+        self.cp.updated_at = crate::util::unix_now();
+        self.db.save_checkpoint(self.cp)?;
+        Ok(())
     }
-    obs.finish();
-    Ok(written)
 }
