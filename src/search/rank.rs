@@ -251,3 +251,85 @@ fn add_file_spans(
     fusion::sort_best_first(merged);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY_NS: i128 = 86_400_000_000_000;
+
+    fn place<'a>(q: &'a Query, config: &'a Config, glob: Option<&'a GlobMatcher>) -> Place<'a> {
+        Place {
+            q,
+            config,
+            rrf_k: 90.0,
+            glob,
+            third_party: ThirdParty::default(),
+            now_ns: 100 * DAY_NS,
+        }
+    }
+
+    #[test]
+    fn recency_fades_over_two_weeks_and_the_path_filter_drops_what_it_leaves_out() {
+        let q = crate::search::prepare("parse the config").unwrap();
+        let mut config = Config::default();
+        config.search.path_prior = false;
+        let p = place(&q, &config, None);
+        let now = (100 * DAY_NS) as i64;
+        let fresh = p.boost("src/config.rs", now, "rust").unwrap();
+        let two_weeks = p
+            .boost("src/config.rs", now - (14 * DAY_NS) as i64, "rust")
+            .unwrap();
+        let boost = config.search.recency_boost;
+        assert!((fresh - (1.0 + boost)).abs() < 1e-12, "{fresh}");
+        assert!((two_weeks - (1.0 + boost / std::f64::consts::E)).abs() < 1e-12);
+        // A file from the future (clock skew) is as fresh as now, never more.
+        assert_eq!(p.boost("src/config.rs", now + 5, "rust"), Some(fresh));
+        let glob = globset::Glob::new("src/**").unwrap().compile_matcher();
+        let only_src = place(&q, &config, Some(&glob));
+        assert!(only_src.boost("docs/config.md", now, "markdown").is_none());
+        assert!(only_src.boost("src/config.rs", now, "rust").is_some());
+    }
+
+    #[test]
+    fn the_path_prior_puts_tests_and_prose_below_the_code() {
+        let q = crate::search::prepare("parse the config").unwrap();
+        let config = Config::default();
+        let p = place(&q, &config, None);
+        let old = 0;
+        let code = p.boost("src/config.rs", old, "rust").unwrap();
+        let test = p.boost("tests/config_test.rs", old, "rust").unwrap();
+        let prose = p.boost("docs/config.md", old, "markdown").unwrap();
+        assert!(code > test && code > prose, "{code} {test} {prose}");
+    }
+
+    #[test]
+    fn a_file_list_scores_by_weighted_reciprocal_rank_and_past_commits_only_their_path() {
+        let q = crate::search::prepare("parse the config").unwrap();
+        let mut config = Config::default();
+        config.search.path_prior = false;
+        config.search.recency_boost = 0.0;
+        let p = place(&q, &config, None);
+        let h = "a".repeat(64);
+        let members: retrieve::Membership = [(
+            h.clone(),
+            vec![("src/a.rs".into(), 0), ("src/copy_of_a.rs".into(), 0)],
+        )]
+        .into_iter()
+        .collect();
+        let scores = p.file_scores((&[h.clone()], 0.5, Source::File), &members);
+        // Both paths holding the content are lifted, by 0.5 / (k + 1).
+        assert_eq!(scores.len(), 2);
+        assert!(scores.iter().all(|s| (s.score - 0.5 / 91.0).abs() < 1e-12));
+        assert_eq!(scores[0].sources, [Source::File]);
+        let changed = commits::ChangedFile {
+            path: "src/a.rs".into(),
+            content_hash: h.clone(),
+            score: 3.0,
+        };
+        let past = p.past_scores(std::slice::from_ref(&changed), 0.3, &members);
+        let paths: Vec<&str> = past.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(paths, ["src/a.rs"], "only the path the commit changed");
+        assert!(p.past_scores(&[changed], 0.0, &members).is_empty());
+    }
+}
