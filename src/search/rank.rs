@@ -317,7 +317,7 @@ mod tests {
         )]
         .into_iter()
         .collect();
-        let scores = p.file_scores((&[h.clone()], 0.5, Source::File), &members);
+        let scores = p.file_scores((std::slice::from_ref(&h), 0.5, Source::File), &members);
         // Both paths holding the content are lifted, by 0.5 / (k + 1).
         assert_eq!(scores.len(), 2);
         assert!(scores.iter().all(|s| (s.score - 0.5 / 91.0).abs() < 1e-12));
