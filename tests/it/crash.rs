@@ -22,6 +22,29 @@ fn big_repo() -> TestRepo {
     repo
 }
 
+/// Wait until the index database of `repo` answers `query` (one integer) with more than 0,
+/// polling every 20 ms: tests act on what a run has reached, not on how long it has run.
+/// Fails after 120 s, or if `child` ends first.
+fn wait_until(repo: &TestRepo, child: &mut std::process::Child, query: &str) {
+    let db = repo.path().join(".git/codesearch/meta.sqlite");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let reached =
+            rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .and_then(|c| c.query_row(query, [], |r| r.get::<_, i64>(0)))
+                .is_ok_and(|n| n > 0);
+        if reached {
+            return;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before `{query}` held"
+        );
+        assert!(std::time::Instant::now() < deadline, "`{query}` never held");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn assert_success(out: &std::process::Output) {
     assert!(
         out.status.success(),
@@ -126,9 +149,12 @@ fn restart_discards_partial_work_and_still_ends_complete() {
         .stdin(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1200));
+    // Killed once it has written at least one batch.
+    wait_until(&repo, &mut child, "SELECT count(*) FROM content");
     let _ = child.kill();
     let _ = child.wait();
+    let status = repo.run_ok(&["status"], 0);
+    assert!(status.contains("interrupted run"), "{status}");
     let out = repo.run(&["index", "--restart"]);
     assert_success(&out);
     let clean = big_repo();
@@ -172,13 +198,18 @@ fn ctrl_c_exits_130_with_a_usable_checkpoint() {
     // With the local model on, so the signal can land in the embed phase too.
     let repo = big_repo();
     repo.embed_locally();
-    let child = repo
+    let mut child = repo
         .cmd(&["index"])
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    // Interrupted early in the embedding phase (the slowest part: the run cannot end first).
+    wait_until(
+        &repo,
+        &mut child,
+        "SELECT count(*) FROM checkpoint WHERE phase = 'embed' AND done > 0",
+    );
     let killed = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -186,10 +217,6 @@ fn ctrl_c_exits_130_with_a_usable_checkpoint() {
     assert!(killed.success());
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    if out.status.code() == Some(0) {
-        // The run finished before the signal arrived: nothing to check on this machine.
-        return;
-    }
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(
         err.contains("interrupted") && err.contains("hint:"),
@@ -214,12 +241,12 @@ fn ctrl_c_exits_130_with_a_usable_checkpoint() {
 #[test]
 fn hook_runs_do_not_pile_up_but_ask_the_holder_for_another_pass() {
     let repo = big_repo();
-    let holder = repo
+    let mut holder = repo
         .cmd(&["index", "-q"])
         .stdin(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(400));
+    wait_until(&repo, &mut holder, "SELECT count(*) FROM index_lock");
     repo.write("late.rs", "pub fn arrived_during_the_run() {}\n");
     let started = std::time::Instant::now();
     let v = repo.index(&["--hook"]);
