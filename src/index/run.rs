@@ -2,6 +2,7 @@
 //! plan, compute new content in checkpointed batches, commit the branch in one transaction,
 //! then clean up deleted content and refresh the full-text index.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -16,7 +17,7 @@ use super::walk::WalkedFile;
 use super::{rev, scan, walk, IndexError};
 use crate::config::IndexConfig;
 use crate::git::BranchRef;
-use crate::store::catalog::{ComputedContent, RunStats};
+use crate::store::catalog::{CatalogRow, ComputedContent, RunStats};
 use crate::store::state::{Checkpoint, LockHolder};
 use crate::store::{ChunkRow, ChunkStore, Db};
 use crate::workspace::Workspace;
@@ -107,10 +108,11 @@ fn run_locked(
     chunks.ensure_present(db.count_with_chunks()?)?;
     crate::util::trace("chunk store open");
     handle_interrupted(db, &chunks, opts, obs)?;
-    if !opts.dry_run {
-        // Contents from before whole-file terms existed (or imported) get theirs.
-        super::terms::backfill(db, &chunks)?;
-    }
+    // No whole-file terms back-fill here: a run writes a content's terms in the transaction
+    // that stores it, `import` back-fills what it merges, and every index from before terms
+    // existed is computed again since schema version 8; `doctor` finds any content without
+    // them. (The check scanned the terms table on every run, a no-op's largest step after
+    // the walk.)
     if !opts.dry_run && !chunks.fts_matches(ws.config.search.stemming)? {
         // A new index, or the stemming setting changed: make the full-text table match
         // (chunks added later get their terms as they are written).
@@ -203,22 +205,22 @@ fn pass(
     if !opts.dry_run {
         db.save_checkpoint(&cp)?;
     }
-    let (walked, scanned) = match &opts.commit {
+    let computed = db.computed_hashes()?;
+    let (walked, scanned, old, outside) = match &opts.commit {
         Some(c) => {
-            let g = rev::gather(&ws.repo, c, &db.computed_hashes()?, &ws.config.index)?;
-            (g.walk, g.scanned)
+            let g = rev::gather(&ws.repo, c, &computed, &ws.config.index)?;
+            let old = db.branch_catalog(&branch.key)?;
+            (g.walk, g.scanned, old, db.hashes_used_outside(&branch.key)?)
         }
-        None => walk_and_scan(ws, db, &branch, obs)?,
+        None => {
+            let view = db.catalog_view(&branch.key)?;
+            crate::util::trace("catalog read");
+            let (walked, scanned) = walk_and_scan(ws, db, &branch, &view.by_path, obs)?;
+            (walked, scanned, view.branch_rows, view.used_outside)
+        }
     };
     let entries = scanned.len();
-    let old = db.branch_catalog(&branch.key)?;
-    let mut plan = plan::plan(
-        &scanned,
-        &old,
-        &db.computed_hashes()?,
-        &db.hashes_used_outside(&branch.key)?,
-        crate::util::unix_now(),
-    );
+    let mut plan = plan::plan(&scanned, &old, &computed, &outside, crate::util::unix_now());
     fill_counts(&mut stats, &plan, entries);
     crate::util::trace("planned");
     if !opts.dry_run && opts.commit.is_none() {
@@ -313,6 +315,7 @@ fn walk_and_scan(
     ws: &Workspace,
     db: &Db,
     branch: &BranchRef,
+    cache: &HashMap<String, Vec<CatalogRow>>,
     obs: &dyn Observer,
 ) -> Result<(walk::Walk, Vec<Scanned>), IndexError> {
     let walked = walk::walk(&ws.workdir);
@@ -323,12 +326,10 @@ fn walk_and_scan(
             path: ws.workdir.clone(),
         });
     }
-    let cache = db.stat_cache()?;
-    crate::util::trace("stat cache read");
     obs.start(Phase::Scanning, walked.files.len());
     let done = AtomicUsize::new(0);
     let tick = || obs.progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-    let scanned = scan::scan(&walked, &cache, &ws.config.index, &tick);
+    let scanned = scan::scan(&walked, cache, &ws.config.index, &tick);
     obs.finish();
     crate::util::trace("files scanned");
     Ok((walked, scanned))

@@ -127,14 +127,30 @@ pub struct BranchUpdate {
 }
 
 fn row_to_catalog(r: &rusqlite::Row<'_>) -> rusqlite::Result<CatalogRow> {
+    row_to_catalog_at(r, 0)
+}
+
+/// A [`CatalogRow`] from [`CATALOG_COLS`] starting at column `at`.
+fn row_to_catalog_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<CatalogRow> {
     Ok(CatalogRow {
-        path: r.get(0)?,
-        content_hash: r.get(1)?,
-        size: r.get::<_, i64>(2)? as u64,
-        mtime_ns: r.get(3)?,
-        skip_reason: r.get(4)?,
-        indexed_at: r.get(5)?,
+        path: r.get(at)?,
+        content_hash: r.get(at + 1)?,
+        size: r.get::<_, i64>(at + 2)? as u64,
+        mtime_ns: r.get(at + 3)?,
+        skip_reason: r.get(at + 4)?,
+        indexed_at: r.get(at + 5)?,
     })
+}
+
+/// The catalog as an index run of one branch reads it (see [`Db::catalog_view`]).
+#[derive(Debug, Default)]
+pub struct CatalogView {
+    /// Every row of every branch, grouped by path.
+    pub by_path: HashMap<String, Vec<CatalogRow>>,
+    /// The branch's rows, by path.
+    pub branch_rows: Vec<CatalogRow>,
+    /// Contents (not skipped) that other branches use.
+    pub used_outside: HashSet<String>,
 }
 
 const CATALOG_COLS: &str = "path, content_hash, size, mtime_ns, skip_reason, indexed_at";
@@ -154,24 +170,29 @@ impl Db {
         Ok(rows)
     }
 
-    /// Every catalog row of every branch, grouped by path: the stat cache. A file whose size
-    /// and mtime match a row of any branch has that row's content (checkouts rewrite the
-    /// files they change, so unchanged files keep their mtime).
-    pub fn stat_cache(&self) -> Result<HashMap<String, Vec<CatalogRow>>, StoreError> {
-        let sql = format!("SELECT {CATALOG_COLS} FROM catalog");
-        let mut stmt = self
-            .conn
-            .prepare(&sql)
-            .map_err(|e| self.err("read catalog", e))?;
-        let mut map: HashMap<String, Vec<CatalogRow>> = HashMap::new();
-        let rows = stmt
-            .query_map([], row_to_catalog)
-            .map_err(|e| self.err("read catalog", e))?;
-        for row in rows {
-            let row = row.map_err(|e| self.err("read catalog", e))?;
-            map.entry(row.path.clone()).or_default().push(row);
+    /// The whole catalog in one read, for an index run of `branch`'s work tree: every row
+    /// grouped by path (the stat cache: a file whose size and mtime match a row of any branch
+    /// has that row's content, since checkouts rewrite only the files they change), the
+    /// branch's own rows by path, and the contents other branches use. One scan instead of
+    /// three: on a no-op run the catalog reads were as long as the walk.
+    pub fn catalog_view(&self, branch: &str) -> Result<CatalogView, StoreError> {
+        let sql = format!("SELECT branch, {CATALOG_COLS} FROM catalog");
+        let err = |e| self.err("read catalog", e);
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(err)?;
+        let mut rows = stmt.query([]).map_err(err)?;
+        let mut view = CatalogView::default();
+        while let Some(r) = rows.next().map_err(err)? {
+            let of: String = r.get(0).map_err(err)?;
+            let row = row_to_catalog_at(r, 1).map_err(err)?;
+            if of == branch {
+                view.branch_rows.push(row.clone());
+            } else if row.skip_reason.is_none() {
+                view.used_outside.insert(row.content_hash.clone());
+            }
+            view.by_path.entry(row.path.clone()).or_default().push(row);
         }
-        Ok(map)
+        view.branch_rows.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(view)
     }
 
     /// Content hashes whose chunks and symbols are stored.
