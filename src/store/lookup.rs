@@ -1,6 +1,8 @@
 //! Read-side queries for search and status: paths of content on a branch, symbol lookup,
 //! run statistics and per-branch counts.
 
+use std::collections::HashMap;
+
 use rusqlite::{params, OptionalExtension};
 
 use super::catalog::{RunStats, SymbolHit};
@@ -81,22 +83,31 @@ impl Db {
     /// Every definition of the contents `hashes` (names and lines), for the function-level
     /// stage of a search.
     pub fn definitions_of(&self, hashes: &[String]) -> Result<Vec<SymbolHit>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
+        // One statement per 500 contents (a statement per content cost a page walk each:
+        // 10x slower for the 90 contents a question's definitions stage reads).
+        let err = |e| self.err("read definitions", e);
+        let mut by_hash: HashMap<String, Vec<SymbolHit>> = HashMap::new();
+        for part in hashes.chunks(500) {
+            let sql = format!(
                 "SELECT content_hash, name, kind, start_line, end_line FROM snippets
-                 WHERE content_hash = ?1 ORDER BY start_line",
-            )
-            .map_err(|e| self.err("read definitions", e))?;
-        let mut out = Vec::new();
-        for h in hashes {
+                 WHERE content_hash IN ({}) ORDER BY content_hash, start_line",
+                vec!["?"; part.len()].join(",")
+            );
+            let mut stmt = self.conn.prepare_cached(&sql).map_err(err)?;
             let rows = stmt
-                .query_map(params![h], symbol_hit)
+                .query_map(rusqlite::params_from_iter(part), symbol_hit)
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .map_err(|e| self.err("read definitions", e))?;
-            out.extend(rows);
+                .map_err(err)?;
+            for h in rows {
+                by_hash.entry(h.content_hash.clone()).or_default().push(h);
+            }
         }
-        Ok(out)
+        // In the order of `hashes`, as the callers rank ties by it.
+        Ok(hashes
+            .iter()
+            .filter_map(|h| by_hash.remove(h))
+            .flatten()
+            .collect())
     }
 
     /// Definitions named `name` (case-insensitive; exact matches first, then names that
