@@ -48,12 +48,11 @@ pub fn bm25(
     Ok(found.into_iter().map(|h| h.chunk).collect())
 }
 
-/// How many matches the first BM25 pass scores: `n` scaled by how many chunks the store
-/// holds per chunk on the branch (1 for a one-branch index), with a margin.
+/// How many matches the first BM25 pass scores: `n` scaled by how many contents the store
+/// holds per content on the branch (1 for a one-branch index), with a margin.
 fn first_fetch(db: &Db, branch: &str, n: usize) -> Result<usize, SearchError> {
-    let (on_branch, all) = db.chunk_counts(branch)?;
-    let per_branch_chunk = all as f64 / on_branch.max(1) as f64;
-    let factor = (per_branch_chunk * FETCH_MARGIN).clamp(FETCH_MARGIN, MAX_FETCH_FACTOR);
+    let factor =
+        (db.store_per_branch(branch)? * FETCH_MARGIN).clamp(FETCH_MARGIN, MAX_FETCH_FACTOR);
     Ok((n as f64 * factor).ceil() as usize)
 }
 
