@@ -33,7 +33,7 @@ impl Tagger {
     pub fn symbols(&mut self, language: &'static str, text: &str) -> Vec<Symbol> {
         let config = self.configs.entry(language).or_insert_with(|| {
             let grammar = lang::grammar(language)?;
-            let query = lang::tags_query(language)?;
+            let query = lang::definitions_query(language)?;
             TagsConfiguration::new(grammar, &query, "").ok()
         });
         let Some(config) = config.as_ref() else {
@@ -44,6 +44,8 @@ impl Tagger {
             return Vec::new();
         };
         let lines: Vec<&str> = text.lines().collect();
+        let newlines = newline_offsets(source);
+        let line_of = |byte: usize| line_of(&newlines, byte);
         let mut out = Vec::new();
         for tag in tags.flatten() {
             if !tag.is_definition {
@@ -52,8 +54,8 @@ impl Tagger {
             let Some(name) = text.get(tag.name_range.clone()) else {
                 continue;
             };
-            let start_line = line_of(source, tag.range.start);
-            let end_line = line_of(source, tag.range.end.saturating_sub(1).max(tag.range.start));
+            let start_line = line_of(tag.range.start);
+            let end_line = line_of(tag.range.end.saturating_sub(1).max(tag.range.start));
             let signature = text
                 .get(tag.line_range.clone())
                 .unwrap_or(name)
@@ -119,9 +121,20 @@ fn strip_comment(l: &str) -> &str {
         .trim()
 }
 
-fn line_of(source: &[u8], byte: usize) -> u32 {
-    let end = byte.min(source.len());
-    1 + source[..end].iter().filter(|&&c| c == b'\n').count() as u32
+/// The byte offsets of the newlines of `source`, in order.
+fn newline_offsets(source: &[u8]) -> Vec<usize> {
+    source
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c == b'\n')
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The 1-based line of `byte`, given the file's newline offsets. A binary search: counting
+/// newlines from the start for each definition made a file of many definitions quadratic.
+fn line_of(newlines: &[usize], byte: usize) -> u32 {
+    1 + newlines.partition_point(|&n| n < byte) as u32
 }
 
 #[cfg(test)]

@@ -129,8 +129,9 @@ pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
     })
 }
 
-/// The tags query (definitions) of a language we parse. TypeScript's query only adds to
-/// JavaScript's, as the grammar does.
+/// The grammar's whole tags query (definitions and references) of a language we parse.
+/// TypeScript's query only adds to JavaScript's, as the grammar does. Indexing uses
+/// [`definitions_query`].
 pub fn tags_query(language: &str) -> Option<String> {
     Some(match language {
         "rust" => tree_sitter_rust::TAGS_QUERY.to_string(),
@@ -147,6 +148,11 @@ pub fn tags_query(language: &str) -> Option<String> {
         "cpp" => tree_sitter_cpp::TAGS_QUERY.to_string(),
         _ => return None,
     })
+}
+
+/// The definition patterns of the tags query of `language` (see `text::tagsquery`).
+pub fn definitions_query(language: &str) -> Option<String> {
+    tags_query(language).map(|q| super::tagsquery::definitions_only(&q))
 }
 
 #[cfg(test)]

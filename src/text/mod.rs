@@ -1,7 +1,9 @@
 //! Text analysis shared by indexing, search and embedding: which language a path is and how
-//! it is parsed (`lang`), token counts (`tokens`), and words and identifiers (`words`). It
+//! it is parsed (`lang`), token counts (`tokens`), words and identifiers (`words`), and
+//! the definition patterns of a grammar's tags query (`tagsquery`). It
 //! sits below `index`, `search` and `embed` and imports none of them.
 
 pub mod lang;
+pub mod tagsquery;
 pub mod tokens;
 pub mod words;
