@@ -5,7 +5,8 @@
 
 use std::ffi::OsString;
 
-/// Any value: print where a search or an index run spends its time on stderr.
+/// Set: show the trace points (where a search or an index run spends its time) on stderr;
+/// the value is a `RUST_LOG`-style filter, or `1` for this program's own (`cli::trace`).
 pub const TRACE: &str = "GIT_CODESEARCH_TRACE";
 /// Where the index lives instead of the repository's git dir.
 pub const INDEX_DIR: &str = "GIT_CODESEARCH_DIR";

@@ -80,25 +80,6 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
         .unwrap_or(0)
 }
 
-/// When `GIT_CODESEARCH_TRACE` is set, print how long the process has run at `label` to
-/// stderr: a cheap way to see where a command spends its time without a profiler.
-#[allow(
-    clippy::print_stderr,
-    reason = "a developer's switch (GIT_CODESEARCH_TRACE), not output: it must show from any layer"
-)]
-pub fn trace(label: &str) {
-    use std::sync::OnceLock;
-    static START: OnceLock<Option<std::time::Instant>> = OnceLock::new();
-    let start =
-        START.get_or_init(|| crate::env::get(crate::env::TRACE).map(|_| std::time::Instant::now()));
-    if let Some(t) = start {
-        eprintln!(
-            "trace: {:>8.2} ms  {label}",
-            t.elapsed().as_secs_f64() * 1000.0
-        );
-    }
-}
-
 /// `2026-11-22 08:00:00 UTC` for a unix time.
 pub fn when(unix: i64) -> String {
     let days = unix.div_euclid(86_400);

@@ -10,9 +10,9 @@ use git_codesearch::Error;
 
 /// Run a search.
 pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
-    git_codesearch::util::trace("start");
+    tracing::debug!("start");
     let ws = super::open(dir)?;
-    git_codesearch::util::trace("workspace open");
+    tracing::debug!("workspace open");
     let query = search::prepare(&args.query.join(" "))?;
     let current = ws.branch()?;
     let commit = match &args.rev {
@@ -43,10 +43,10 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         cmd_index::index_now(&ws, args.quiet, commit.clone())?;
         db = ws.db()?;
     }
-    git_codesearch::util::trace("catalog open");
+    tracing::debug!("catalog open");
     let chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
-    git_codesearch::util::trace("chunk store open");
+    tracing::debug!("chunk store open");
     let opts = SearchOptions {
         limit: args.limit,
         path_glob: args.path.clone(),
@@ -59,7 +59,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         },
     };
     let result = search::search(&db, &chunks, &ws.config, &branch.key, query, &opts)?;
-    git_codesearch::util::trace("searched");
+    tracing::debug!("searched");
     if let (Some(reason), false, false) = (&result.degraded, args.quiet, args.json) {
         eprintln!("note: {reason}");
     }
@@ -95,7 +95,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         )
     };
     written.and_then(|_| out.flush()).map_err(Error::Output)?;
-    git_codesearch::util::trace("printed");
+    tracing::debug!("printed");
     Ok(if !found {
         Outcome::NotFound
     } else {

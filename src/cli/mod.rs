@@ -15,6 +15,7 @@ mod cmd_trust;
 mod mcp;
 mod observer;
 mod render;
+mod trace;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -284,6 +285,7 @@ pub fn parse_args<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> Result
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
+    trace::init();
     let cli = parse_args(std::env::args_os()).unwrap_or_else(|e| e.exit());
     let _ = ctrlc::set_handler(|| {
         if git_codesearch::index::interrupted() {

@@ -22,7 +22,7 @@ fn shared() -> Result<&'static pocket_encoder::Encoder, EmbedError> {
     ENCODER
         .get_or_init(|| {
             let e = pocket_encoder::Encoder::new().map_err(|e| e.to_string());
-            crate::util::trace("local model loaded");
+            tracing::debug!("local model loaded");
             e
         })
         .as_ref()

@@ -30,9 +30,9 @@ pub fn refresh(repo: &Repo, db: &Db, branch: &str, head: &str) -> Result<(), Sto
     if db.cochange_head(branch)?.as_deref() == Some(head) {
         return Ok(());
     }
-    crate::util::trace("reading history");
+    tracing::debug!("reading history");
     let commits = repo.recent_changes(head, LIMITS).unwrap_or_else(|e| {
-        crate::util::trace(&format!("history not read, no co-change: {e}"));
+        tracing::debug!("history not read, no co-change: {e}");
         Vec::new()
     });
     let partners = count(commits.iter().map(|c| &c.files));
@@ -44,11 +44,11 @@ pub fn refresh(repo: &Repo, db: &Db, branch: &str, head: &str) -> Result<(), Sto
             files: c.files,
         })
         .collect();
-    crate::util::trace("history read");
+    tracing::debug!("history read");
     // The messages first: the co-change head, written last, marks both as done.
     db.replace_commit_log(branch, &logged)?;
     db.replace_cochange(branch, head, &partners)?;
-    crate::util::trace("co-change and commit messages mined");
+    tracing::debug!("co-change and commit messages mined");
     Ok(())
 }
 

@@ -103,10 +103,10 @@ fn run_locked(
     opts: &IndexOptions,
     obs: &dyn Observer,
 ) -> Result<IndexReport, IndexError> {
-    crate::util::trace("index lock taken");
+    tracing::debug!("index lock taken");
     let mut chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
-    crate::util::trace("chunk store open");
+    tracing::debug!("chunk store open");
     handle_interrupted(db, &chunks, opts, obs)?;
     // No whole-file terms back-fill here: a run writes a content's terms in the transaction
     // that stores it, `import` back-fills what it merges, and every index from before terms
@@ -122,10 +122,10 @@ fn run_locked(
         // Chunks lived in LanceDB before schema version 8; that table is dead weight now.
         chunks.drop_legacy_table()?;
     }
-    crate::util::trace("checks done");
+    tracing::debug!("checks done");
     loop {
         let mut report = pass(ws, db, &mut chunks, me, opts, obs)?;
-        crate::util::trace("pass done");
+        tracing::debug!("pass done");
         if !opts.dry_run {
             let job = vectors::EmbedRun {
                 ws,
@@ -136,7 +136,7 @@ fn run_locked(
                 obs,
             };
             report.embed = vectors::run_phase(&job, &mut report.stats)?;
-            crate::util::trace("embed phase done");
+            tracing::debug!("embed phase done");
         }
         if opts.dry_run || !db.take_rerun(me)? {
             return Ok(report);
@@ -214,7 +214,7 @@ fn pass(
         }
         None => {
             let view = db.catalog_view(&branch.key)?;
-            crate::util::trace("catalog read");
+            tracing::debug!("catalog read");
             let (walked, scanned) = walk_and_scan(ws, db, &branch, &view.by_path, obs)?;
             (walked, scanned, view.branch_rows, view.used_outside)
         }
@@ -222,7 +222,7 @@ fn pass(
     let entries = scanned.len();
     let mut plan = plan::plan(&scanned, &old, &computed, &outside, crate::util::unix_now());
     fill_counts(&mut stats, &plan, entries);
-    crate::util::trace("planned");
+    tracing::debug!("planned");
     if !opts.dry_run && opts.commit.is_none() {
         let now = crate::util::unix_now();
         let verified = scan::verified_racy(&scanned, &old, now);
@@ -235,7 +235,7 @@ fn pass(
         if !opts.dry_run {
             db.clear_checkpoint()?;
             mine_history(ws, db, &stats)?;
-            crate::util::trace("history checked");
+            tracing::debug!("history checked");
         }
         stats.seconds = started.elapsed().as_secs_f64();
         return Ok(IndexReport {
@@ -319,7 +319,7 @@ fn walk_and_scan(
     obs: &dyn Observer,
 ) -> Result<(walk::Walk, Vec<Scanned>), IndexError> {
     let walked = walk::walk(&ws.workdir);
-    crate::util::trace("work tree walked");
+    tracing::debug!("work tree walked");
     if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
         db.clear_checkpoint()?;
         return Err(IndexError::Empty {
@@ -331,7 +331,7 @@ fn walk_and_scan(
     let tick = || obs.progress(done.fetch_add(1, Ordering::Relaxed) + 1);
     let scanned = scan::scan(&walked, cache, &ws.config.index, &tick);
     obs.finish();
-    crate::util::trace("files scanned");
+    tracing::debug!("files scanned");
     Ok((walked, scanned))
 }
 

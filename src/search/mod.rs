@@ -200,7 +200,7 @@ pub fn search(
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
     if let Some(ready) = ready {
         let part = semantic::retrieve(ready, (db, chunks), config, branch, &q, n, lang)?;
-        crate::util::trace("vectors retrieved");
+        tracing::debug!("vectors retrieved");
         match (part.found, opts.mode) {
             (Some(found), _) => {
                 let weight = if opts.mode == Mode::Vector {
@@ -224,7 +224,7 @@ pub fn search(
     let whole_files = background::join(whole_files)?;
     let title_files = background::join(title_files)?;
     let past = background::join(past)?;
-    crate::util::trace("files retrieved");
+    tracing::debug!("files retrieved");
     if opts.mode == Mode::Hybrid && ranking.definitions > 0.0 {
         let hashes = definition_candidates(
             &lists,
@@ -232,7 +232,7 @@ pub fn search(
             ranking.definition_files,
         );
         let found = defs::name_matches((db, chunks), &q, &hashes, (n, lang))?;
-        crate::util::trace("definitions the query names");
+        tracing::debug!("definitions the query names");
         lists.push((Source::Symbol, ranking.definitions, found));
     }
     let found = rank::Found {
@@ -286,9 +286,9 @@ fn lexical(
             symbols.map(|hits| scope.spawn(move || retrieve::symbol_chunks(chunks, &hits, lang)));
         let bm25 = matches!(mode, Mode::Hybrid | Mode::Bm25)
             .then(|| retrieve::bm25(db, chunks, branch, q, n, lang));
-        crate::util::trace("bm25 retrieved");
+        tracing::debug!("bm25 retrieved");
         let symbols = symbols.map(|t| t.join().expect("symbol search thread panicked"));
-        crate::util::trace("symbols retrieved");
+        tracing::debug!("symbols retrieved");
         (bm25, symbols)
     });
     let mut lists = Vec::new();

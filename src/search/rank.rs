@@ -233,7 +233,7 @@ fn add_file_spans(
     hashes.sort();
     hashes.dedup();
     let best = files::best_chunks(chunks, &hashes, q)?;
-    crate::util::trace("best chunks of files only the file retriever found");
+    tracing::debug!("best chunks of files only the file retriever found");
     for f in alone {
         let Some(c) = best.get(&f.content_hash) else {
             continue;

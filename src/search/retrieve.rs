@@ -40,10 +40,10 @@ pub fn bm25(
     };
     let fetch = first_fetch(db, branch, n)?;
     let (mut found, more) = chunks.search_fts(&expression, n, (branch, lang), Some(fetch))?;
-    crate::util::trace("bm25 first pass");
+    tracing::debug!("bm25 first pass");
     if found.len() < n && more {
         found = chunks.search_fts(&expression, n, (branch, lang), None)?.0;
-        crate::util::trace("bm25 second pass, every match");
+        tracing::debug!("bm25 second pass, every match");
     }
     Ok(found.into_iter().map(|h| h.chunk).collect())
 }

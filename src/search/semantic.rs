@@ -41,7 +41,7 @@ pub fn readiness(db: &Db, config: &Config, branch: &str) -> Result<Readiness, Se
         return Ok(Readiness::Disabled);
     };
     let (done, total) = db.embed_coverage(branch, &model)?;
-    crate::util::trace("vector coverage read");
+    tracing::debug!("vector coverage read");
     if done == 0 {
         return Ok(Readiness::Off(format!(
             "no vectors yet on this branch (0 of {total} files embedded): run `git codesearch index`; using BM25 + symbols"
@@ -83,7 +83,7 @@ pub fn retrieve(
             )))
         }
     };
-    crate::util::trace("query embedded");
+    tracing::debug!("query embedded");
     if let Some(stored) = chunks.vector_dimension(&model)? {
         if stored != vector.len() {
             return Ok(off(format!(

@@ -154,3 +154,25 @@ fn an_interrupted_run_is_named_and_the_observer_decides_only_when_asked_to() {
     assert!(!calls.contains(&"asked".to_string()), "{calls:?}");
     assert!(ws.db().unwrap().checkpoint().unwrap().is_none());
 }
+
+/// The trace points are `tracing` events; the binary shows them on stderr only when
+/// `GIT_CODESEARCH_TRACE` is set, and the results on stdout are the same either way.
+#[test]
+fn trace_points_show_on_stderr_only_when_asked() {
+    let repo = TestRepo::with_files(&[("src/lib.rs", "fn parse_config() -> u32 { 1 }\n")]);
+    let args = ["parse_config", "-l"];
+    let quiet = repo.cmd(&args).output().unwrap();
+    let traced = repo
+        .cmd(&args)
+        .env("GIT_CODESEARCH_TRACE", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&traced.stderr);
+    assert!(
+        stderr.contains("DEBUG") && stderr.contains("searched"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("DEBUG"));
+    assert_eq!(quiet.stdout, traced.stdout);
+    assert!(String::from_utf8_lossy(&quiet.stdout).contains("src/lib.rs"));
+}
