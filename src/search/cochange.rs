@@ -9,13 +9,7 @@ use crate::store::{ChunkStore, Db};
 use super::fusion::{Source, Span};
 use super::{Ranked, SearchError};
 
-/// Result files whose partners are considered.
-const HEADS: usize = 3;
-/// Partners are placed after this many results (and are left alone when already there).
-const POSITION: usize = 5;
-/// A partner must share at least this share of its head's commits (on the dev set 0.3 left
-/// partners out that fixes needed; 0.15 and 0.1 brought weak ones in, and js lost).
-const MIN_SHARE: f64 = 0.2;
+use super::params::cochange::{HEADS, MIN_SHARE, POSITION};
 
 /// Move or add the partners of the top result files to just after `POSITION`.
 pub fn add_partners(

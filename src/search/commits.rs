@@ -12,8 +12,7 @@ use super::query::Query;
 use super::SearchError;
 use crate::store::Db;
 
-/// Best-matching commits whose files are ranked (10 and 40 measured no better).
-const COMMITS: usize = 20;
+use super::params::COMMITS;
 
 /// A file a past commit changed, with the score it gets.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,9 +14,7 @@ use crate::store::catalog::SymbolHit;
 use crate::store::{ChunkRef, ChunkStore, Db};
 use crate::text::words::{singular, split_identifier};
 
-/// A name word the query lacks costs this fraction of what a covered one of the same rarity
-/// earns: `getFieldName` for "field name" still ranks, below `fieldName`.
-const MISSING_WORD_COST: f64 = 0.5;
+use super::params::MISSING_WORD_COST;
 
 /// The chunks holding the definitions of `hashes` that the query names best, best first, at
 /// most `n`.

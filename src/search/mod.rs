@@ -16,6 +16,7 @@ pub mod prior;
 pub mod query;
 mod rank;
 pub mod retrieve;
+pub mod retrievers;
 pub mod semantic;
 pub mod thirdparty;
 
@@ -25,6 +26,7 @@ use crate::config::Config;
 use crate::store::{ChunkRef, ChunkRow, ChunkStore, Db, StoreError};
 use fusion::{Source, Span};
 use query::{Query, QueryProblem};
+use retrievers::{of, Id};
 
 /// A ranked span of a file with the chunks it covers (their text is read last).
 pub type Ranked = (Span, Vec<ChunkRef>);
@@ -173,12 +175,14 @@ pub fn search(
     };
     let ranking = params::Ranking::for_query(s, &q);
     // Before the lexical retrievers: a model that will be used starts loading now.
-    let ready = matches!(opts.mode, Mode::Hybrid | Mode::Vector)
+    let ready = of(Id::Vector)
+        .runs(opts.mode, &s.weights)
         .then(|| semantic::readiness(db, config, branch))
         .transpose()?;
     // Whole-file BM25 runs beside the other retrievers, on its own SQLite connection, and
     // returns as many candidates as they do (50 and 100 measured worse than 200).
-    let whole_files = (opts.mode == Mode::Hybrid && s.weights.file > 0.0)
+    let whole_files = of(Id::File)
+        .runs(opts.mode, &s.weights)
         .then(|| files::spawn(db.path(), branch, &q, n, lang));
     // A pasted issue's title says in a few words what its body says in many: its terms get
     // a whole-file ranking and a commit-message match of their own.
@@ -189,12 +193,12 @@ pub fn search(
         .and_then(|t| prepare(t).ok());
     let title_files = title
         .as_ref()
-        .filter(|_| s.weights.title > 0.0)
+        .filter(|_| of(Id::Title).runs(opts.mode, &s.weights))
         .map(|tq| files::spawn(db.path(), branch, tq, n, lang));
     // What past commits of the branch said: their files, on a thread of their own.
     // Either commit list runs without the other (`weights.commits = 0` keeps the title's).
-    let past_title = title.filter(|_| s.weights.commits_title > 0.0);
-    let past = (opts.mode == Mode::Hybrid && (s.weights.commits > 0.0 || past_title.is_some()))
+    let past_title = title.filter(|_| of(Id::CommitsTitle).runs(opts.mode, &s.weights));
+    let past = (of(Id::Commits).runs(opts.mode, &s.weights) || past_title.is_some())
         .then(|| commits::spawn(db.path(), branch, (&q, past_title), lang));
     let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
@@ -203,11 +207,7 @@ pub fn search(
         tracing::debug!("vectors retrieved");
         match (part.found, opts.mode) {
             (Some(found), _) => {
-                let weight = if opts.mode == Mode::Vector {
-                    1.0
-                } else {
-                    s.weights.vector
-                };
+                let weight = of(Id::Vector).weight_in(opts.mode, &s.weights);
                 lists.push((Source::Vector, weight, found));
             }
             (None, Mode::Vector) => {
@@ -225,7 +225,7 @@ pub fn search(
     let title_files = background::join(title_files)?;
     let past = background::join(past)?;
     tracing::debug!("files retrieved");
-    if opts.mode == Mode::Hybrid && ranking.definitions > 0.0 {
+    if of(Id::Definitions).runs(opts.mode, &s.weights) && ranking.definitions > 0.0 {
         let hashes = definition_candidates(
             &lists,
             (&whole_files, &title_files),
@@ -278,13 +278,15 @@ fn lexical(
     mode: Mode,
     weights: &crate::config::Weights,
 ) -> Result<Vec<(Source, f64, Vec<ChunkRef>)>, SearchError> {
-    let symbols = matches!(mode, Mode::Hybrid | Mode::Symbol)
+    let symbols = of(Id::Symbol)
+        .runs(mode, weights)
         .then(|| retrieve::symbol_hits(db, branch, q, n))
         .transpose()?;
     let (bm25, symbols) = std::thread::scope(|scope| {
         let symbols =
             symbols.map(|hits| scope.spawn(move || retrieve::symbol_chunks(chunks, &hits, lang)));
-        let bm25 = matches!(mode, Mode::Hybrid | Mode::Bm25)
+        let bm25 = of(Id::Bm25)
+            .runs(mode, weights)
             .then(|| retrieve::bm25(db, chunks, branch, q, n, lang));
         tracing::debug!("bm25 retrieved");
         let symbols = symbols.map(|t| t.join().expect("symbol search thread panicked"));
@@ -293,15 +295,14 @@ fn lexical(
     });
     let mut lists = Vec::new();
     if let Some(found) = bm25.transpose()? {
-        lists.push((Source::Bm25, weights.bm25, found));
+        lists.push((Source::Bm25, of(Id::Bm25).weight_in(mode, weights), found));
     }
     if let Some(found) = symbols.transpose()? {
-        let weight = if mode == Mode::Symbol {
-            1.0
-        } else {
-            weights.symbol
-        };
-        lists.push((Source::Symbol, weight, found));
+        lists.push((
+            Source::Symbol,
+            of(Id::Symbol).weight_in(mode, weights),
+            found,
+        ));
     }
     Ok(lists)
 }

@@ -26,6 +26,50 @@ const FILE_SPANS: usize = 5;
 /// Distinct contents, from the top of each list, whose definitions the function-level stage
 /// ranks (`search::defs`).
 const DEFINITION_FILES: usize = 30;
+/// A name word the query lacks costs this fraction of what a covered one of the same rarity
+/// earns: `getFieldName` for "field name" still ranks, below `fieldName` (`search::defs`).
+pub const MISSING_WORD_COST: f64 = 0.5;
+/// Touching chunks of one file are merged into one hit up to this many lines.
+pub const MERGE_MAX_LINES: u32 = 60;
+/// Recency: a file edited `d` days ago gets `recency_boost * exp(-d / RECENCY_DAYS)` more.
+pub const RECENCY_DAYS: f64 = 14.0;
+/// Best-matching past commits whose files are ranked (10 and 40 measured no better;
+/// `search::commits`).
+pub const COMMITS: usize = 20;
+
+/// Files that change together with a top result (`search::cochange`).
+pub mod cochange {
+    /// Result files whose partners are considered.
+    pub const HEADS: usize = 3;
+    /// Partners are placed after this many results (and are left alone when already there).
+    pub const POSITION: usize = 5;
+    /// A partner must share at least this share of its head's commits (on the dev set 0.3
+    /// left partners out that fixes needed; 0.15 and 0.1 brought weak ones in, and js lost).
+    pub const MIN_SHARE: f64 = 0.2;
+}
+
+/// The path prior's factors (`search::prior`): people search code for code.
+pub mod prior {
+    /// Multiplier for prose files (markdown, reStructuredText, plain text).
+    pub const PROSE: f64 = 0.5;
+    /// Multiplier for data and configuration files (JSON, YAML, TOML, XML, lock files, CI).
+    pub const DATA: f64 = 0.6;
+    /// Multiplier for test files.
+    pub const TEST: f64 = 0.5;
+    /// Multiplier for other files in languages without a grammar here (shell, HTML, SQL, files
+    /// with an unknown extension): often code, but less often what a search is after.
+    pub const OTHER: f64 = 0.8;
+    /// Extra multiplier for code copied in from other projects (`vendor/`, `third_party/`, or a
+    /// subtree with a licence of its own).
+    pub const VENDORED: f64 = 0.6;
+    /// Extra multiplier for type declarations and stubs (`.d.ts`, `.pyi`): they restate what
+    /// the implementation defines, and the implementation is usually what a search is after.
+    pub const DECLARATIONS: f64 = 0.7;
+    /// Extra multiplier for files under documentation and example trees.
+    pub const DOCS: f64 = 0.7;
+    /// Extra per query word found in the path (at most three count).
+    pub const PATH_WORD: f64 = 0.1;
+}
 
 /// What kind of query it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,27 +4,8 @@
 //! names query words (`config` in `src/config.rs`) ranks a little higher. Measured on the
 //! development set with `bench/eval.py` (see CHANGELOG.md).
 
+use super::params::prior::{DATA, DECLARATIONS, DOCS, OTHER, PATH_WORD, PROSE, TEST, VENDORED};
 use super::query::Query;
-
-/// Multiplier for prose files (markdown, reStructuredText, plain text).
-const PROSE: f64 = 0.5;
-/// Multiplier for data and configuration files (JSON, YAML, TOML, XML, lock files, CI).
-const DATA: f64 = 0.6;
-/// Multiplier for test files.
-const TEST: f64 = 0.5;
-/// Multiplier for other files in languages without a grammar here (shell, HTML, SQL, files
-/// with an unknown extension): often code, but less often what a search is after.
-const OTHER: f64 = 0.8;
-/// Extra multiplier for code copied in from other projects (`vendor/`, `third_party/`, or a
-/// subtree with a licence of its own).
-const VENDORED: f64 = 0.6;
-/// Extra multiplier for type declarations and stubs (`.d.ts`, `.pyi`): they restate what
-/// the implementation defines, and the implementation is usually what a search is after.
-const DECLARATIONS: f64 = 0.7;
-/// Extra multiplier for files under documentation and example trees.
-const DOCS: f64 = 0.7;
-/// Extra per query word found in the path (at most three count).
-const PATH_WORD: f64 = 0.1;
 
 /// Files that are prose rather than code: markdown, reStructuredText, `.txt`, and the
 /// README / CHANGELOG / LICENSE family. Unknown extensions (a `.jq` or `.sql` file) are not

@@ -10,13 +10,13 @@ use globset::GlobMatcher;
 use super::fusion::{self, Source, Span};
 use super::params::Ranking;
 use super::query::Query;
+use super::retrievers::{self, Id};
 use super::thirdparty::ThirdParty;
 use super::{commits, files, prior, retrieve, Ranked, SearchError};
 use crate::config::Config;
 use crate::store::{ChunkRef, ChunkStore, Db};
 
-/// Touching chunks of one file are merged into one hit up to this many lines.
-const MERGE_MAX_LINES: u32 = 60;
+use super::params::{MERGE_MAX_LINES, RECENCY_DAYS};
 
 /// What the retrievers found: chunk lists (source, weight, chunks), whole files (content
 /// hashes) for the query and for its title, and files of matching past commits, best first.
@@ -93,10 +93,16 @@ pub(super) fn rank(
     }
     let mut merged = fusion::merge_spans(spans, 1, MERGE_MAX_LINES);
     let w = &ranking.weights;
-    let mut file_scores = place.file_scores((found.files, w.file, Source::File), &members);
-    file_scores.extend(place.file_scores((found.title_files, w.title, Source::Title), &members));
-    file_scores.extend(place.past_scores(&found.past.query, w.commits, &members));
-    file_scores.extend(place.past_scores(&found.past.title, w.commits_title, &members));
+    let listed = |id| {
+        let r = retrievers::of(id);
+        ((r.weight)(w), r.source)
+    };
+    let (file, title) = (listed(Id::File), listed(Id::Title));
+    let mut file_scores = place.file_scores((found.files, file.0, file.1), &members);
+    file_scores.extend(place.file_scores((found.title_files, title.0, title.1), &members));
+    file_scores.extend(place.past_scores(&found.past.query, listed(Id::Commits).0, &members));
+    let commits_title = listed(Id::CommitsTitle).0;
+    file_scores.extend(place.past_scores(&found.past.title, commits_title, &members));
     let file_scores = files::sum_by_path(file_scores);
     let alone = files::lift_best_spans(
         &mut merged,
@@ -137,7 +143,7 @@ impl Place<'_> {
         }
         let s = &self.config.search;
         let age_days = ((self.now_ns - mtime_ns as i128).max(0) / 86_400_000_000_000) as f64;
-        let recency = s.recency_boost * (-age_days / 14.0).exp();
+        let recency = s.recency_boost * (-age_days / RECENCY_DAYS).exp();
         let prior = if s.path_prior {
             prior::prior(path, language, self.q, self.third_party.contains(path))
         } else {
