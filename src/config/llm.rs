@@ -58,13 +58,6 @@ impl Config {
                 "must start with http:// or https://",
             ));
         }
-        if l.rerank_top == 0 || l.rerank_top > 100 {
-            return Err(bad(
-                "llm.rerank_top",
-                l.rerank_top.to_string(),
-                "must be 1..=100",
-            ));
-        }
         Ok(())
     }
 }

@@ -15,6 +15,7 @@ use serde::Deserialize;
 mod file;
 pub mod keys;
 mod llm;
+mod ranges;
 pub use file::{read_config_file, MAX_CONFIG_BYTES, TRUST_KEY};
 pub use llm::LlmConfig;
 
@@ -325,87 +326,26 @@ impl Config {
     /// Check ranges; `origin` names where the values came from for the message.
     pub fn validate(&self, origin: &str) -> Result<(), ConfigError> {
         let bad = |key: &str, value: String, reason: &str| invalid(origin, key, value, reason);
-        let s = &self.search;
-        if s.n_final == 0 || s.n_final > 10_000 {
-            return Err(bad(
-                "search.n_final",
-                s.n_final.to_string(),
-                "must be 1..=10000",
-            ));
+        for range in ranges::RANGES {
+            if let Some(v) = range.violated(self) {
+                return Err(bad(range.key, v.to_string(), &range.rule()));
+            }
         }
-        if s.n_retrieve < s.n_final.min(50) || s.n_retrieve > 10_000 {
+        let s = &self.search;
+        if s.n_retrieve < s.n_final.min(50) {
             return Err(bad(
                 "search.n_retrieve",
                 s.n_retrieve.to_string(),
-                "must be at least min(n_final, 50) and at most 10000",
+                "must be at least min(n_final, 50)",
             ));
         }
-        for (key, k) in [
-            ("search.rrf_k", s.rrf_k),
-            ("search.question_rrf_k", s.question_rrf_k),
-        ] {
-            if !(k.is_finite() && k > 0.0) {
-                return Err(bad(key, k.to_string(), "must be > 0"));
-            }
-        }
         let w = &s.weights;
-        for (key, v) in [
-            ("search.weights.bm25", w.bm25),
-            ("search.weights.vector", w.vector),
-            ("search.weights.symbol", w.symbol),
-            ("search.weights.file", w.file),
-            ("search.weights.title", w.title),
-            ("search.weights.commits", w.commits),
-            ("search.weights.commits_title", w.commits_title),
-            ("search.weights.definitions", w.definitions),
-            ("search.recency_boost", s.recency_boost),
-        ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(bad(key, v.to_string(), "must be a number >= 0"));
-            }
-        }
         if w.bm25 + w.vector + w.symbol <= 0.0 {
             return Err(bad(
                 "search.weights",
                 "0".into(),
-                "at least one weight must be > 0",
+                "at least one of bm25, vector and symbol must be > 0",
             ));
-        }
-        let i = &self.index;
-        if i.chunk_tokens < 16 || i.chunk_tokens > 8192 {
-            return Err(bad(
-                "index.chunk_tokens",
-                i.chunk_tokens.to_string(),
-                "must be 16..=8192",
-            ));
-        }
-        // Upper bounds: a committed file must not be able to make one run read gigabytes per
-        // file or wait for minutes (see docs/security.md).
-        let e = &self.embed;
-        for (key, v, max) in [
-            ("index.batch_files", i.batch_files as u64, 10_000),
-            ("index.max_file_size", i.max_file_size, 100 << 20),
-            ("index.max_lines", i.max_lines as u64, 1_000_000),
-            ("embed.search_budget_secs", e.search_budget_secs, 600),
-            ("embed.timeout_secs", e.timeout_secs, 600),
-            ("embed.max_retries", u64::from(e.max_retries), 20),
-            ("embed.backoff_max_ms", e.backoff_max_ms, 600_000),
-            ("llm.timeout_secs", self.llm.timeout_secs, 600),
-        ] {
-            if v > max {
-                return Err(bad(key, v.to_string(), &format!("must be at most {max}")));
-            }
-        }
-        if i.batch_files == 0 {
-            return Err(bad("index.batch_files", "0".into(), "must be >= 1"));
-        }
-        for (key, v) in [
-            ("index.min_alnum_fraction", i.min_alnum_fraction),
-            ("index.max_digit_fraction", i.max_digit_fraction),
-        ] {
-            if !(0.0..=1.0).contains(&v) {
-                return Err(bad(key, v.to_string(), "must be between 0 and 1"));
-            }
         }
         self.validate_embed(origin)?;
         self.validate_llm(origin)
@@ -439,28 +379,6 @@ impl Config {
                     "must be local, openai or none",
                 ))
             }
-        }
-        if !(-1.0..=1.0).contains(&e.min_similarity) {
-            let v = e.min_similarity.to_string();
-            return Err(bad("embed.min_similarity", v, "must be between -1 and 1"));
-        }
-        if e.batch_size == 0 || e.batch_size > 2048 {
-            return Err(bad(
-                "embed.batch_size",
-                e.batch_size.to_string(),
-                "must be 1..=2048",
-            ));
-        }
-        for (key, v) in [
-            ("embed.requests_per_second", e.requests_per_second),
-            ("embed.tokens_per_minute", e.tokens_per_minute),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(bad(key, v.to_string(), "must be > 0"));
-            }
-        }
-        if e.timeout_secs == 0 {
-            return Err(bad("embed.timeout_secs", "0".into(), "must be >= 1"));
         }
         Ok(())
     }
