@@ -31,6 +31,9 @@ use retrievers::{of, Id};
 /// A ranked span of a file with the chunks it covers (their text is read last).
 pub type Ranked = (Span, Vec<ChunkRef>);
 
+/// A retriever's chunk list, best first, with its source and fusion weight.
+pub type List = (Source, f64, Vec<ChunkRef>);
+
 /// Errors of a search.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
@@ -179,46 +182,16 @@ pub fn search(
         .runs(opts.mode, &s.weights)
         .then(|| semantic::readiness(db, config, branch))
         .transpose()?;
-    // Whole-file BM25 runs beside the other retrievers, on its own SQLite connection, and
-    // returns as many candidates as they do (50 and 100 measured worse than 200).
-    let whole_files = of(Id::File)
-        .runs(opts.mode, &s.weights)
-        .then(|| files::spawn(db.path(), branch, &q, n, lang));
-    // A pasted issue's title says in a few words what its body says in many: its terms get
-    // a whole-file ranking and a commit-message match of their own.
-    let title = q
-        .title
-        .as_deref()
-        .filter(|_| opts.mode == Mode::Hybrid)
-        .and_then(|t| prepare(t).ok());
-    let title_files = title
-        .as_ref()
-        .filter(|_| of(Id::Title).runs(opts.mode, &s.weights))
-        .map(|tq| files::spawn(db.path(), branch, tq, n, lang));
-    // What past commits of the branch said: their files, on a thread of their own.
-    // Either commit list runs without the other (`weights.commits = 0` keeps the title's).
-    let past_title = title.filter(|_| of(Id::CommitsTitle).runs(opts.mode, &s.weights));
-    let past = (of(Id::Commits).runs(opts.mode, &s.weights) || past_title.is_some())
-        .then(|| commits::spawn(db.path(), branch, (&q, past_title), lang));
+    let (whole_files, title_files, past) =
+        start_file_lists(db, (branch, &q, lang), n, opts.mode, &s.weights);
     let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
     if let Some(ready) = ready {
         let part = semantic::retrieve(ready, (db, chunks), config, branch, &q, n, lang)?;
         tracing::debug!("vectors retrieved");
-        match (part.found, opts.mode) {
-            (Some(found), _) => {
-                let weight = of(Id::Vector).weight_in(opts.mode, &s.weights);
-                lists.push((Source::Vector, weight, found));
-            }
-            (None, Mode::Vector) => {
-                return Err(SearchError::ModeUnavailable {
-                    mode: "vector",
-                    reason: part.note.unwrap_or_else(|| semantic::DISABLED.into()),
-                })
-            }
-            (None, _) => {}
-        }
-        note(&mut degraded, part.note);
+        let (list, why) = vector_list(part, opts.mode, &s.weights)?;
+        lists.extend(list);
+        note(&mut degraded, why);
     }
     drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
     let whole_files = background::join(whole_files)?;
@@ -266,6 +239,67 @@ pub fn search(
     })
 }
 
+/// The vector list of a retrieval with its weight in `mode`, and the note on why vectors
+/// are missing or partial; an error when `--mode vector` asked for vectors and has none.
+fn vector_list(
+    part: semantic::VectorPart,
+    mode: Mode,
+    weights: &crate::config::Weights,
+) -> Result<(Option<List>, Option<String>), SearchError> {
+    match (part.found, mode) {
+        (Some(found), _) => {
+            let weight = of(Id::Vector).weight_in(mode, weights);
+            Ok((Some((Source::Vector, weight, found)), part.note))
+        }
+        (None, Mode::Vector) => Err(SearchError::ModeUnavailable {
+            mode: "vector",
+            reason: part.note.unwrap_or_else(|| semantic::DISABLED.into()),
+        }),
+        (None, _) => Ok((None, part.note)),
+    }
+}
+
+/// The file-level lists the mode and weights ask for, each started on a thread of its own
+/// (with its own SQLite connection): whole files, whole files for a pasted issue's title,
+/// and files of matching past commits.
+fn start_file_lists(
+    db: &Db,
+    (branch, q, lang): (&str, &Query, Option<&str>),
+    n: usize,
+    mode: Mode,
+    weights: &crate::config::Weights,
+) -> FileLists {
+    // Whole-file BM25 runs beside the other retrievers, on its own SQLite connection, and
+    // returns as many candidates as they do (50 and 100 measured worse than 200).
+    let whole_files = of(Id::File)
+        .runs(mode, weights)
+        .then(|| files::spawn(db.path(), branch, q, n, lang));
+    // A pasted issue's title says in a few words what its body says in many: its terms get
+    // a whole-file ranking and a commit-message match of their own.
+    let title = q
+        .title
+        .as_deref()
+        .filter(|_| mode == Mode::Hybrid)
+        .and_then(|t| prepare(t).ok());
+    let title_files = title
+        .as_ref()
+        .filter(|_| of(Id::Title).runs(mode, weights))
+        .map(|tq| files::spawn(db.path(), branch, tq, n, lang));
+    // What past commits of the branch said: their files, on a thread of their own.
+    // Either commit list runs without the other (`weights.commits = 0` keeps the title's).
+    let past_title = title.filter(|_| of(Id::CommitsTitle).runs(mode, weights));
+    let past = (of(Id::Commits).runs(mode, weights) || past_title.is_some())
+        .then(|| commits::spawn(db.path(), branch, (q, past_title), lang));
+    (whole_files, title_files, past)
+}
+
+/// Whole files for the query and for its title, and past commits' files, as started.
+type FileLists = (
+    background::Pending<Vec<String>>,
+    background::Pending<Vec<String>>,
+    background::Pending<commits::Past>,
+);
+
 /// The BM25 and symbol lists the mode asks for. Symbol search's SQLite half runs first;
 /// its LanceDB half (finding the chunks that hold the definitions) runs on a second thread
 /// beside BM25, which keeps the SQLite connection.
@@ -277,7 +311,7 @@ fn lexical(
     (n, lang): (usize, Option<&str>),
     mode: Mode,
     weights: &crate::config::Weights,
-) -> Result<Vec<(Source, f64, Vec<ChunkRef>)>, SearchError> {
+) -> Result<Vec<List>, SearchError> {
     let symbols = of(Id::Symbol)
         .runs(mode, weights)
         .then(|| retrieve::symbol_hits(db, branch, q, n))
@@ -310,7 +344,7 @@ fn lexical(
 /// The contents whose definitions the function-level stage ranks: those of the first
 /// `n_files` distinct contents of the chunk lists and of each whole-file list, in that order.
 fn definition_candidates(
-    lists: &[(Source, f64, Vec<ChunkRef>)],
+    lists: &[List],
     (files, title_files): (&[String], &[String]),
     n_files: usize,
 ) -> Vec<String> {
@@ -376,11 +410,7 @@ fn rewritten(chat: &llm::Chat, q: Query, degraded: &mut Option<String>) -> Query
 /// neither BM25 nor symbols found is not in the code: answer "no hits" (exit 1) as grep
 /// would, not with whatever happens to be nearest. Sentences keep their vector hits: that
 /// is what vectors are for. `--mode vector` asked for neighbours and keeps them.
-fn drop_vectors_for_a_missing_word(
-    lists: &mut Vec<(Source, f64, Vec<ChunkRef>)>,
-    mode: Mode,
-    q: &Query,
-) {
+fn drop_vectors_for_a_missing_word(lists: &mut Vec<List>, mode: Mode, q: &Query) {
     let lexical_empty = lists
         .iter()
         .all(|(s, _, found)| *s == Source::Vector || found.is_empty());
