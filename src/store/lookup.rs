@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use rusqlite::{params, OptionalExtension};
 
 use super::catalog::{RunStats, SymbolHit};
+use super::chunks::{placeholders, IN_BATCH};
 use super::{Db, StoreError};
 
 impl Db {
@@ -83,15 +84,15 @@ impl Db {
     /// Every definition of the contents `hashes` (names and lines), for the function-level
     /// stage of a search.
     pub fn definitions_of(&self, hashes: &[String]) -> Result<Vec<SymbolHit>, StoreError> {
-        // One statement per 500 contents (a statement per content cost a page walk each:
+        // One statement per IN_BATCH (500) contents (a statement per content cost a page walk each:
         // 10x slower for the 90 contents a question's definitions stage reads).
         let err = |e| self.err("read definitions", e);
         let mut by_hash: HashMap<String, Vec<SymbolHit>> = HashMap::new();
-        for part in hashes.chunks(500) {
+        for part in hashes.chunks(IN_BATCH) {
             let sql = format!(
                 "SELECT content_hash, name, kind, start_line, end_line FROM snippets
                  WHERE content_hash IN ({}) ORDER BY content_hash, start_line",
-                vec!["?"; part.len()].join(",")
+                placeholders(part.len())
             );
             let mut stmt = self.conn.prepare_cached(&sql).map_err(err)?;
             let rows = stmt
