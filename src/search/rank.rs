@@ -93,16 +93,16 @@ pub(super) fn rank(
     }
     let mut merged = fusion::merge_spans(spans, 1, MERGE_MAX_LINES);
     let w = &ranking.weights;
-    let listed = |id| {
+    // Each file list with its retriever's weight and source (past commits' is `commits`).
+    let listed = |files, id| {
         let r = retrievers::of(id);
-        ((r.weight)(w), r.source)
+        (files, (r.weight)(w), r.source)
     };
-    let (file, title) = (listed(Id::File), listed(Id::Title));
-    let mut file_scores = place.file_scores((found.files, file.0, file.1), &members);
-    file_scores.extend(place.file_scores((found.title_files, title.0, title.1), &members));
-    file_scores.extend(place.past_scores(&found.past.query, listed(Id::Commits).0, &members));
-    let commits_title = listed(Id::CommitsTitle).0;
-    file_scores.extend(place.past_scores(&found.past.title, commits_title, &members));
+    let weight = |id| (retrievers::of(id).weight)(w);
+    let mut file_scores = place.file_scores(listed(found.files, Id::File), &members);
+    file_scores.extend(place.file_scores(listed(found.title_files, Id::Title), &members));
+    file_scores.extend(place.past_scores(&found.past.query, weight(Id::Commits), &members));
+    file_scores.extend(place.past_scores(&found.past.title, weight(Id::CommitsTitle), &members));
     let file_scores = files::sum_by_path(file_scores);
     let alone = files::lift_best_spans(
         &mut merged,
