@@ -124,6 +124,20 @@ mod tests {
     }
 
     #[test]
+    fn a_committed_file_cannot_ask_for_a_huge_vector_dimension() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(crate::config::CONFIG_FILE);
+        std::fs::write(&file, "[embed]\ndimension = 1000000\n").unwrap();
+        let err = Config::load(dir.path(), |_| None).unwrap_err().to_string();
+        assert!(err.contains("embed.dimension"), "{err}");
+        std::fs::write(&file, "[embed]\ndimension = 384\n").unwrap();
+        assert_eq!(
+            Config::load(dir.path(), |_| None).unwrap().embed.dimension,
+            384
+        );
+    }
+
+    #[test]
     fn bounds_open_closed_and_not_a_number() {
         let n_final = &RANGES[0];
         let rrf = &RANGES[2];
