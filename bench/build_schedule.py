@@ -21,24 +21,29 @@ bandwidth and a laptop's thermals).
 import argparse
 import heapq
 import json
-import re
 from collections import defaultdict
+
+from build_timings import unit_data
 
 
 def measured(path):
     """(name, version, kind) -> list of (duration, rmeta or None, parallel seconds)."""
-    text = open(path).read()
-    data = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", text, re.S).group(1))
     out = defaultdict(list)
-    for u in sorted(data, key=lambda u: u["start"]):
+    for u in sorted(unit_data(path), key=lambda u: u["start"]):
         out[key_of_timing(u)].append((u["duration"], rmeta_of(u), parallel_part(u)))
     return out
+
+
+def is_bin(u):
+    """Whether a timings record is a binary: ` NAME "bin"` (older cargo: `(bin NAME)`)."""
+    target = u.get("target", "")
+    return '"bin"' in target or "(bin" in target
 
 
 def parallel_part(u):
     """Seconds of the unit that rustc spreads over the jobserver's tokens: code generation,
     and all of a binary's link step (with LTO, the whole program's code generation)."""
-    if '"bin"' in u.get("target", "") or "(bin" in u.get("target", ""):
+    if is_bin(u):
         return u["duration"]
     for name, span in u.get("sections") or []:
         if name == "codegen":
@@ -59,13 +64,13 @@ def rmeta_of(u):
 
 def key_of_timing(u):
     """The unit's identity as the timings page spells it: `target` is empty for a library,
-    ` build-script`, ` build-script (run)`, or ` NAME "bin"` (older cargo: `(bin NAME)`)."""
+    ` build-script`, ` build-script (run)`, or a binary's (`is_bin`)."""
     target = u.get("target", "")
     if "build-script" in target or "build script" in target:
         run = "(run)" in target or u.get("mode") == "run-custom-build"
         kind = "run" if run else "script"
     else:
-        kind = "bin" if '"bin"' in target or "(bin" in target else "lib"
+        kind = "bin" if is_bin(u) else "lib"
     return (u["name"], u["version"], kind)
 
 
@@ -140,10 +145,7 @@ def replay(units, times, jobs):
             free -= 1
             started += 1
             heapq.heappush(events, (now + dur, "done", i))
-            if rmeta is not None:
-                heapq.heappush(events, (now + rmeta, "meta", i))
-            else:
-                heapq.heappush(events, (now + dur, "meta", i))
+            heapq.heappush(events, (now + (dur if rmeta is None else rmeta), "meta", i))
         if not events:
             if not ready:
                 break

@@ -16,12 +16,16 @@ import re
 import tomllib
 
 
+def unit_data(path):
+    """The per-unit records (`UNIT_DATA`) that a `cargo-timing.html` page embeds."""
+    text = open(path).read()
+    return json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", text, re.S).group(1))
+
+
 def units(path):
     """(name, version, target, mode) -> seconds, for each unit with a duration."""
-    text = open(path).read()
-    data = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", text, re.S).group(1))
     out = {}
-    for u in data:
+    for u in unit_data(path):
         key = (u["name"], u["version"], u.get("target", ""), u.get("mode", ""))
         out[key] = out.get(key, 0) + u["duration"]
     return {k: v for k, v in out.items() if v > 0}
