@@ -264,10 +264,82 @@ mod tests {
     }
 
     #[test]
+    fn every_grammar_cuts_before_a_second_top_level_definition() {
+        // (language, a first definition, a second one)
+        let cases = [
+            (
+                "php",
+                "<?php\nfunction alpha() {\n    return 1;\n}",
+                "function beta() {\n    return 2;\n}",
+            ),
+            ("ruby", "def alpha\n  1\nend", "def beta\n  2\nend"),
+            (
+                "csharp",
+                "class Alpha\n{\n    int A() { return 1; }\n}",
+                "class Beta\n{\n    int B() { return 2; }\n}",
+            ),
+            (
+                "kotlin",
+                "fun alpha(): Int {\n    return 1\n}",
+                "fun beta(): Int {\n    return 2\n}",
+            ),
+            (
+                "scala",
+                "object Alpha {\n  def a = 1\n}",
+                "object Beta {\n  def b = 2\n}",
+            ),
+            (
+                "swift",
+                "func alpha() -> Int {\n    return 1\n}",
+                "func beta() -> Int {\n    return 2\n}",
+            ),
+            (
+                "elixir",
+                "defmodule Alpha do\n  def a, do: 1\nend",
+                "defmodule Beta do\n  def b, do: 2\nend",
+            ),
+            (
+                "haskell",
+                "alpha :: Int\nalpha = 1",
+                "beta :: Int\nbeta = 2",
+            ),
+            (
+                "lua",
+                "local function alpha()\n  return 1\nend",
+                "local function beta()\n  return 2\nend",
+            ),
+            (
+                "zig",
+                "fn alpha() u32 {\n    return 1;\n}",
+                "fn beta() u32 {\n    return 2;\n}",
+            ),
+            ("shell", "alpha() {\n  echo 1\n}", "beta() {\n  echo 2\n}"),
+        ];
+        let mut c = Chunker::new(8);
+        for (language, first, second) in cases {
+            let chunks = c.chunk(language, &format!("{first}\n\n{second}\n"));
+            // Cut by the grammar, not by the plain-text fallback.
+            assert!(matches!(c.code.get(language), Some(Some(_))), "{language}");
+            let head = second.lines().next().unwrap();
+            assert!(
+                chunks.iter().any(|c| c.text.starts_with(head)),
+                "{language}: {chunks:?}"
+            );
+            assert!(
+                !chunks
+                    .iter()
+                    .any(|c| c.text.to_lowercase().contains("alpha")
+                        && c.text.to_lowercase().contains("beta")),
+                "{language}: {chunks:?}"
+            );
+        }
+    }
+
+    #[test]
     fn plain_text_and_markdown_fall_back() {
         let md = "# Title\n\nSome words here.\n\n## Second\n\nMore words.\n";
         let mut c = Chunker::new(8);
         assert!(!c.chunk("markdown", md).is_empty());
-        assert!(!c.chunk("ruby", "puts 'hi'\n").is_empty());
+        assert!(!c.chunk("yaml", "a: 1\n").is_empty());
     }
 }

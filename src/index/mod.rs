@@ -19,6 +19,8 @@ pub mod run;
 pub mod scan;
 pub mod share;
 pub mod symbols;
+#[cfg(test)]
+mod symbols_langs;
 pub mod terms;
 pub mod unpack;
 pub mod vectors;

@@ -1,5 +1,6 @@
 //! Symbol extraction with `tree-sitter-tags`: functions, methods, classes, structs,
 //! interfaces/traits, modules, with line range, signature (first line) and doc comment.
+//! The tests of each language's definitions are in `symbols_langs`.
 
 use std::collections::HashMap;
 
@@ -44,6 +45,7 @@ impl Tagger {
             return Vec::new();
         };
         let lines: Vec<&str> = text.lines().collect();
+        let dashes = lang::dash_comments(language);
         let newlines = newline_offsets(source);
         let line_of = |byte: usize| line_of(&newlines, byte);
         let mut out = Vec::new();
@@ -64,35 +66,61 @@ impl Tagger {
                 .take(MAX_SIGNATURE)
                 .collect();
             out.push(Symbol {
-                name: name.to_string(),
+                name: lang::symbol_name(language, name).to_string(),
                 kind: config.syntax_type_name(tag.syntax_type_id).to_string(),
                 start_line,
                 end_line,
                 signature,
                 doc: tag
                     .docs
-                    .or_else(|| doc_comment(&lines, start_line as usize))
+                    .or_else(|| doc_comment(&lines, start_line as usize, dashes))
                     .map(|d| d.chars().take(MAX_DOC).collect()),
             });
+        }
+        if lang::merges_clauses(language) {
+            out = merge_clauses(out);
         }
         out
     }
 }
 
+/// One symbol for each run of definitions of the same name and kind in a row (a Haskell
+/// signature and its equations, Elixir clauses): the first one's line, signature and doc,
+/// to the last one's end.
+fn merge_clauses(symbols: Vec<Symbol>) -> Vec<Symbol> {
+    let mut out: Vec<Symbol> = Vec::with_capacity(symbols.len());
+    for s in symbols {
+        match out.last_mut() {
+            Some(last) if last.name == s.name && last.kind == s.kind => {
+                last.end_line = last.end_line.max(s.end_line);
+                last.doc = last.doc.take().or(s.doc);
+            }
+            _ => out.push(s),
+        }
+    }
+    out
+}
+
 /// The doc comment of a definition starting at 1-based `line`, for grammars whose tags
 /// query does not capture docs: the comment lines right above it (`///`, `//`, `#`,
-/// `/** */`), else a Python-style docstring right below its first line.
-fn doc_comment(lines: &[&str], line: usize) -> Option<String> {
+/// `/** */`; `--` alone where `dashes`, as `#` starts CPP lines in Haskell), else a
+/// Python-style docstring right below its first line. Attributes (`#[…]`), `#include` and
+/// a shebang (`#!`) are not comments.
+fn doc_comment(lines: &[&str], line: usize, dashes: bool) -> Option<String> {
     let is_comment = |l: &str| {
         let t = l.trim_start();
+        if dashes {
+            return t.starts_with("--");
+        }
         ["//", "/*", "*", "#"].iter().any(|p| t.starts_with(p))
             && !t.starts_with("#[")
+            && !t.starts_with("#!")
             && !t.starts_with("#include")
     };
     let mut above = Vec::new();
     let mut i = line.saturating_sub(1);
     while i > 0 && i <= lines.len() && is_comment(lines[i - 1]) {
-        above.push(strip_comment(lines[i - 1]));
+        above.push(strip_comment(lines[i - 1], dashes));
         i -= 1;
     }
     if !above.is_empty() {
@@ -114,11 +142,17 @@ fn doc_comment(lines: &[&str], line: usize) -> Option<String> {
     Some(doc.join("\n").trim().to_string()).filter(|d| !d.is_empty())
 }
 
-fn strip_comment(l: &str) -> &str {
-    l.trim_start()
-        .trim_start_matches(['/', '*', '#', '!'])
-        .trim_end_matches("*/")
-        .trim()
+/// A comment line's text: without its markers, a Haddock `-- |` or a LuaDoc `---`.
+fn strip_comment(l: &str, dashes: bool) -> &str {
+    let t = l.trim_start();
+    let t = if dashes && t.starts_with("--") {
+        t.trim_start_matches('-')
+            .trim_start()
+            .trim_start_matches('|')
+    } else {
+        t.trim_start_matches(['/', '*', '#', '!'])
+    };
+    t.trim_end_matches("*/").trim()
 }
 
 /// The byte offsets of the newlines of `source`, in order.

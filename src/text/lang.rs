@@ -40,12 +40,18 @@ const EXTENSIONS: &[(&str, &str)] = &[
     ("md", "markdown"),
     ("markdown", "markdown"),
     ("rb", "ruby"),
+    ("rake", "ruby"),
+    ("gemspec", "ruby"),
     ("php", "php"),
     ("cs", "csharp"),
     ("kt", "kotlin"),
     ("kts", "kotlin"),
     ("swift", "swift"),
     ("scala", "scala"),
+    ("sc", "scala"),
+    ("ex", "elixir"),
+    ("exs", "elixir"),
+    ("hs", "haskell"),
     ("sh", "shell"),
     ("bash", "shell"),
     ("zsh", "shell"),
@@ -65,7 +71,7 @@ const EXTENSIONS: &[(&str, &str)] = &[
 ];
 
 /// Languages chunked with a tree-sitter grammar and tagged with a tags query.
-pub const CODE_LANGUAGES: [&str; 9] = [
+pub const CODE_LANGUAGES: [&str; 20] = [
     "rust",
     "python",
     "go",
@@ -75,6 +81,17 @@ pub const CODE_LANGUAGES: [&str; 9] = [
     "javascript",
     "c",
     "cpp",
+    "php",
+    "ruby",
+    "csharp",
+    "kotlin",
+    "scala",
+    "swift",
+    "elixir",
+    "haskell",
+    "lua",
+    "zig",
+    "shell",
 ];
 
 /// The language name of a path (`rust`, `python`, …; `text` when unknown).
@@ -125,13 +142,26 @@ pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
         "javascript" => tree_sitter_javascript::LANGUAGE.into(),
         "c" => tree_sitter_c::LANGUAGE.into(),
         "cpp" => tree_sitter_cpp::LANGUAGE.into(),
+        // The PHP grammar with HTML around `<?php … ?>`, as a .php file is.
+        "php" => tree_sitter_php::LANGUAGE_PHP.into(),
+        "ruby" => tree_sitter_ruby::LANGUAGE.into(),
+        "csharp" => tree_sitter_c_sharp::LANGUAGE.into(),
+        "kotlin" => tree_sitter_kotlin_ng::LANGUAGE.into(),
+        "scala" => tree_sitter_scala::LANGUAGE.into(),
+        "swift" => tree_sitter_swift::LANGUAGE.into(),
+        "elixir" => tree_sitter_elixir::LANGUAGE.into(),
+        "haskell" => tree_sitter_haskell::LANGUAGE.into(),
+        "lua" => tree_sitter_lua::LANGUAGE.into(),
+        "zig" => tree_sitter_zig::LANGUAGE.into(),
+        "shell" => tree_sitter_bash::LANGUAGE.into(),
         _ => return None,
     })
 }
 
-/// The grammar's whole tags query (definitions and references) of a language we parse.
-/// TypeScript's query only adds to JavaScript's, as the grammar does. Indexing uses
-/// [`definitions_query`].
+/// The grammar's whole tags query (definitions and references) of a language we parse, or
+/// ours (`queries/*.scm`, definitions only) where the grammar ships none, one
+/// tree-sitter-tags refuses, or one that misses or misplaces definitions. TypeScript's
+/// query only adds to JavaScript's, as the grammar does. Indexing uses [`definitions_query`].
 pub fn tags_query(language: &str) -> Option<String> {
     Some(match language {
         "rust" => tree_sitter_rust::TAGS_QUERY.to_string(),
@@ -146,6 +176,17 @@ pub fn tags_query(language: &str) -> Option<String> {
         "javascript" => tree_sitter_javascript::TAGS_QUERY.to_string(),
         "c" => tree_sitter_c::TAGS_QUERY.to_string(),
         "cpp" => tree_sitter_cpp::TAGS_QUERY.to_string(),
+        "ruby" => tree_sitter_ruby::TAGS_QUERY.to_string(),
+        "php" => include_str!("queries/php.scm").to_string(),
+        "csharp" => include_str!("queries/csharp.scm").to_string(),
+        "kotlin" => include_str!("queries/kotlin.scm").to_string(),
+        "scala" => include_str!("queries/scala.scm").to_string(),
+        "swift" => include_str!("queries/swift.scm").to_string(),
+        "elixir" => include_str!("queries/elixir.scm").to_string(),
+        "haskell" => include_str!("queries/haskell.scm").to_string(),
+        "lua" => include_str!("queries/lua.scm").to_string(),
+        "zig" => include_str!("queries/zig.scm").to_string(),
+        "shell" => include_str!("queries/shell.scm").to_string(),
         _ => return None,
     })
 }
@@ -153,6 +194,29 @@ pub fn tags_query(language: &str) -> Option<String> {
 /// The definition patterns of the tags query of `language` (see `text::tagsquery`).
 pub fn definitions_query(language: &str) -> Option<String> {
     tags_query(language).map(|q| super::tagsquery::definitions_only(&q))
+}
+
+/// The name a definition is searched by, from the text its tag names. An Elixir alias is
+/// one token (`Phoenix.Channel`); like `Sinatra::Base` in Ruby (`Base`), it is named by its
+/// last part. The signature keeps the whole.
+pub fn symbol_name<'t>(language: &str, name: &'t str) -> &'t str {
+    match language {
+        "elixir" => name.rsplit('.').next().unwrap_or(name),
+        _ => name,
+    }
+}
+
+/// Whether one definition is written as several clauses in a row, each tagged: a Haskell
+/// type signature and its equations, an Elixir `def` per pattern. The tags of one name are
+/// then one symbol. Elsewhere two definitions of a name in a row are overloads, kept apart.
+pub fn merges_clauses(language: &str) -> bool {
+    matches!(language, "haskell" | "elixir")
+}
+
+/// Whether a line comment of `language` starts with `--` (Lua, Haskell), for doc comments
+/// the tags query does not capture.
+pub fn dash_comments(language: &str) -> bool {
+    matches!(language, "lua" | "haskell")
 }
 
 #[cfg(test)]
@@ -168,7 +232,30 @@ mod tests {
         assert_eq!(language_of("LICENSE"), "text");
         assert_eq!(splitting("go"), Splitting::Code);
         assert_eq!(splitting("markdown"), Splitting::Markdown);
-        assert_eq!(splitting("ruby"), Splitting::Text);
+        assert_eq!(splitting("ruby"), Splitting::Code);
+        assert_eq!(splitting("yaml"), Splitting::Text);
+        for (path, language) in [
+            ("lib/sinatra/base.rb", "ruby"),
+            ("Rakefile.rake", "ruby"),
+            ("sinatra.gemspec", "ruby"),
+            ("src/Logger.php", "php"),
+            ("Src/JsonWriter.cs", "csharp"),
+            ("Flow.kt", "kotlin"),
+            ("build.gradle.kts", "kotlin"),
+            ("IO.scala", "scala"),
+            ("build.sc", "scala"),
+            ("Application.swift", "swift"),
+            ("lib/phoenix/channel.ex", "elixir"),
+            ("mix.exs", "elixir"),
+            ("src/Text/Pandoc.hs", "haskell"),
+            ("lua/telescope/pickers.lua", "lua"),
+            ("src/main.zig", "zig"),
+            ("install.sh", "shell"),
+            ("lib.bash", "shell"),
+        ] {
+            assert_eq!(language_of(path), language, "{path}");
+            assert_eq!(splitting(language), Splitting::Code, "{path}");
+        }
     }
 
     #[test]
@@ -179,5 +266,28 @@ mod tests {
             tree_sitter_tags::TagsConfiguration::new(g, &q, "")
                 .unwrap_or_else(|e| panic!("{lang}: {e}"));
         }
+    }
+
+    #[test]
+    fn every_grammar_has_an_abi_tree_sitter_loads() {
+        for lang in CODE_LANGUAGES {
+            let g = grammar(lang).unwrap();
+            let abi = g.abi_version();
+            assert!(
+                (tree_sitter::MIN_COMPATIBLE_LANGUAGE_VERSION..=tree_sitter::LANGUAGE_VERSION)
+                    .contains(&abi),
+                "{lang}: ABI {abi}"
+            );
+            tree_sitter::Parser::new()
+                .set_language(&g)
+                .unwrap_or_else(|e| panic!("{lang}: {e}"));
+        }
+    }
+
+    #[test]
+    fn symbol_names_drop_an_elixir_alias_prefix_only() {
+        assert_eq!(symbol_name("elixir", "Phoenix.Channel"), "Channel");
+        assert_eq!(symbol_name("elixir", "join"), "join");
+        assert_eq!(symbol_name("ruby", "a.b"), "a.b");
     }
 }
