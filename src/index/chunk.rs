@@ -314,6 +314,11 @@ mod tests {
                 "fn beta() u32 {\n    return 2;\n}",
             ),
             ("shell", "alpha() {\n  echo 1\n}", "beta() {\n  echo 2\n}"),
+            (
+                "r",
+                "alpha <- function(x) {\n  x + 1\n}",
+                "beta <- function(x) {\n  x + 2\n}",
+            ),
         ];
         let mut c = Chunker::new(8);
         for (language, first, second) in cases {

@@ -142,13 +142,16 @@ fn doc_comment(lines: &[&str], line: usize, dashes: bool) -> Option<String> {
     Some(doc.join("\n").trim().to_string()).filter(|d| !d.is_empty())
 }
 
-/// A comment line's text: without its markers, a Haddock `-- |` or a LuaDoc `---`.
+/// A comment line's text: without its markers, a Haddock `-- |`, a LuaDoc `---` or an R
+/// (roxygen) `#'`.
 fn strip_comment(l: &str, dashes: bool) -> &str {
     let t = l.trim_start();
     let t = if dashes && t.starts_with("--") {
         t.trim_start_matches('-')
             .trim_start()
             .trim_start_matches('|')
+    } else if let Some(roxygen) = t.strip_prefix("#'") {
+        roxygen
     } else {
         t.trim_start_matches(['/', '*', '#', '!'])
     };

@@ -482,3 +482,37 @@ function nvm_ls() {
     // A comment above is a doc; the shebang is not.
     assert_eq!(syms[0].doc.as_deref(), Some("Loads a library."));
 }
+
+#[test]
+fn r_functions_bound_by_either_arrow() {
+    let src = r#"library(readr)
+
+#' Read a CSV file.
+#' @param file A path.
+read_csv <- function(file, col_names = TRUE) {
+  helper <- function(x) x
+  helper(file)
+}
+
+summarise = function(df) {
+  nrow(df)
+}
+
+"%||%" <- function(a, b) if (is.null(a)) b else a
+"#;
+    let syms = Tagger::default().symbols("r", src);
+    assert_eq!(
+        outline(&syms),
+        [
+            ("read_csv", "function", 5),
+            ("helper", "function", 6),
+            ("summarise", "function", 10),
+            ("\"%||%\"", "function", 14),
+        ],
+    );
+    assert_eq!(
+        syms[0].doc.as_deref(),
+        Some("Read a CSV file.\n@param file A path.")
+    );
+    assert_eq!(syms[0].end_line, 8);
+}

@@ -66,12 +66,13 @@ const EXTENSIONS: &[(&str, &str)] = &[
     ("xml", "xml"),
     ("lua", "lua"),
     ("zig", "zig"),
+    ("r", "r"),
     ("rst", "rst"),
     ("txt", "text"),
 ];
 
 /// Languages chunked with a tree-sitter grammar and tagged with a tags query.
-pub const CODE_LANGUAGES: [&str; 20] = [
+pub const CODE_LANGUAGES: [&str; 21] = [
     "rust",
     "python",
     "go",
@@ -92,6 +93,7 @@ pub const CODE_LANGUAGES: [&str; 20] = [
     "lua",
     "zig",
     "shell",
+    "r",
 ];
 
 /// The language name of a path (`rust`, `python`, …; `text` when unknown).
@@ -154,6 +156,7 @@ pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
         "lua" => tree_sitter_lua::LANGUAGE.into(),
         "zig" => tree_sitter_zig::LANGUAGE.into(),
         "shell" => tree_sitter_bash::LANGUAGE.into(),
+        "r" => tree_sitter_r::LANGUAGE.into(),
         _ => return None,
     })
 }
@@ -177,6 +180,7 @@ pub fn tags_query(language: &str) -> Option<String> {
         "c" => tree_sitter_c::TAGS_QUERY.to_string(),
         "cpp" => tree_sitter_cpp::TAGS_QUERY.to_string(),
         "ruby" => tree_sitter_ruby::TAGS_QUERY.to_string(),
+        "r" => tree_sitter_r::TAGS_QUERY.to_string(),
         "php" => include_str!("queries/php.scm").to_string(),
         "csharp" => include_str!("queries/csharp.scm").to_string(),
         "kotlin" => include_str!("queries/kotlin.scm").to_string(),
@@ -252,6 +256,7 @@ mod tests {
             ("src/main.zig", "zig"),
             ("install.sh", "shell"),
             ("lib.bash", "shell"),
+            ("R/read.R", "r"),
         ] {
             assert_eq!(language_of(path), language, "{path}");
             assert_eq!(splitting(language), Splitting::Code, "{path}");
