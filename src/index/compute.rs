@@ -96,7 +96,14 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
                 super::chunk::WINDOW_LINES
             ));
         }
-        (pieces, tagger.symbols(cut_as, text))
+        let symbols = if lang::tags_query(cut_as).is_some() {
+            tagger.symbols(cut_as, text)
+        } else if note.is_none() && super::keyword_defs::applies(cut_as, &f.rel) {
+            super::keyword_defs::definitions(text)
+        } else {
+            Vec::new()
+        };
+        (pieces, symbols)
     });
     let hash = scanned.content_hash.clone();
     let chunks: Vec<ChunkRow> = pieces

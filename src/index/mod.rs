@@ -10,6 +10,7 @@ mod fuzz;
 pub mod gc;
 pub mod guard;
 pub mod history;
+pub mod keyword_defs;
 pub mod lock;
 pub mod observe;
 pub mod plan;

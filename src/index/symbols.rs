@@ -41,7 +41,7 @@ impl Tagger {
             return Vec::new();
         };
         let source = text.as_bytes();
-        let Ok((tags, _)) = self.ctx.generate_tags(config, source, None) else {
+        let Ok((tags, has_error)) = self.ctx.generate_tags(config, source, None) else {
             return Vec::new();
         };
         let lines: Vec<&str> = text.lines().collect();
@@ -80,8 +80,26 @@ impl Tagger {
         if lang::merges_clauses(language) {
             out = merge_clauses(out);
         }
+        if has_error {
+            out = with_keyword_definitions(out, text);
+        }
         out
     }
+}
+
+/// A file the grammar could not parse whole (newer syntax, a macro it does not know) loses
+/// the definitions past the error: `interface Channel` at line 1,275 of kotlinx's
+/// `Channel.kt`. The keyword definitions (`index::keyword_defs`) on lines the tags did not
+/// cover are added, so a name is still found where it is defined.
+fn with_keyword_definitions(mut tags: Vec<Symbol>, text: &str) -> Vec<Symbol> {
+    let tagged: std::collections::HashSet<u32> = tags.iter().map(|s| s.start_line).collect();
+    tags.extend(
+        super::keyword_defs::definitions(text)
+            .into_iter()
+            .filter(|s| !tagged.contains(&s.start_line)),
+    );
+    tags.sort_by_key(|s| s.start_line);
+    tags
 }
 
 /// One symbol for each run of definitions of the same name and kind in a row (a Haskell
@@ -106,7 +124,7 @@ fn merge_clauses(symbols: Vec<Symbol>) -> Vec<Symbol> {
 /// `/** */`; `--` alone where `dashes`, as `#` starts CPP lines in Haskell), else a
 /// Python-style docstring right below its first line. Attributes (`#[…]`), `#include` and
 /// a shebang (`#!`) are not comments.
-fn doc_comment(lines: &[&str], line: usize, dashes: bool) -> Option<String> {
+pub(super) fn doc_comment(lines: &[&str], line: usize, dashes: bool) -> Option<String> {
     let is_comment = |l: &str| {
         let t = l.trim_start();
         if dashes {
