@@ -48,6 +48,28 @@ pub mod cochange {
     pub const MIN_SHARE: f64 = 0.2;
 }
 
+/// The second stage of a question's ranking (`search::rerank`). Each lift is a share of
+/// the best fused score of the question, added to a span (times its path prior). Measured
+/// on the concept set (`../shared/eval/concept`, NDCG@10) against the short questions
+/// (`bench/shortq.jsonl`), which pull the other way: see bench/RESULTS.md.
+pub mod rerank {
+    /// A file's path: times the share of the question's words it holds (`templating.py`
+    /// for "template rendering"). 1.0 and 2.0 measured 0.01 lower on the concept set.
+    pub const PATH: f64 = 1.5;
+    /// Below this share a path's match is chance (one generic word of a long question).
+    pub const PATH_MIN_SHARE: f64 = 0.1;
+    /// A file's summed span scores: times its share of the best file's (0.2 and 0.7
+    /// measured lower; 0 cost 0.03 on the concept set's architecture questions).
+    pub const COHERENCE: f64 = 0.5;
+    /// The definition of the name that is the whole query (`Logger`): first, whatever the
+    /// fusion said.
+    pub const DEFINITION: f64 = 3.0;
+    /// The definition of a name inside a sentence (`how Application boots`).
+    pub const DEFINITION_IN_SENTENCE: f64 = 1.0;
+    /// Times this again in the file named after it (`Logger.php`).
+    pub const DEFINITION_IN_ITS_FILE: f64 = 1.5;
+}
+
 /// The path prior's factors (`search::prior`): people search code for code.
 pub mod prior {
     /// Multiplier for prose files (markdown, reStructuredText, plain text).
@@ -67,6 +89,8 @@ pub mod prior {
     pub const DECLARATIONS: f64 = 0.7;
     /// Extra multiplier for files under documentation and example trees.
     pub const DOCS: f64 = 0.7;
+    /// Extra multiplier for code kept for old callers (`compat/`, `legacy/`, `deprecated/`).
+    pub const LEGACY: f64 = 0.5;
     /// Extra per query word found in the path (at most three count).
     pub const PATH_WORD: f64 = 0.1;
 }

@@ -4,7 +4,9 @@
 //! names query words (`config` in `src/config.rs`) ranks a little higher. Measured on the
 //! development set with `bench/eval.py` (see CHANGELOG.md).
 
-use super::params::prior::{DATA, DECLARATIONS, DOCS, OTHER, PATH_WORD, PROSE, TEST, VENDORED};
+use super::params::prior::{
+    DATA, DECLARATIONS, DOCS, LEGACY, OTHER, PATH_WORD, PROSE, TEST, VENDORED,
+};
 use super::query::Query;
 
 /// Files that are prose rather than code: markdown, reStructuredText, `.txt`, and the
@@ -37,18 +39,34 @@ fn is_data(lower: &str, language: &str) -> bool {
         || lower.starts_with(".github/")
 }
 
-/// Whether a path looks like a test file by the conventions of common languages.
-pub fn is_test(path: &str) -> bool {
+/// Whether a path is a test by its directory (`tests/`, `__tests__/`, `spec/`) or by the
+/// naming convention of its own language: `test_*.py`, `*_test.go`, `*Test.java`,
+/// `*.spec.ts`, `*_spec.rb`, `*.bats`. A convention only counts in its language: a test
+/// framework's own `lib/test_functions.bash` is code, not a test.
+pub fn is_test(path: &str, language: &str) -> bool {
     let lower = path.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    if under_dir(&lower, TEST_DIRS) {
+        return true;
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.split('.').next().unwrap_or(name);
-    under_dir(&lower, TEST_DIRS)
-        || stem.starts_with("test_")
-        || stem.ends_with("_test")
-        || stem.ends_with("_tests")
-        || stem.ends_with("test") && path.ends_with(".java")
-        || name.contains(".test.")
-        || name.contains(".spec.")
+    let lower_stem = stem.to_ascii_lowercase();
+    let suffix = |s: &[&str]| s.iter().any(|x| lower_stem.ends_with(x));
+    let pascal = |s: &[&str]| s.iter().any(|x| stem.len() > x.len() && stem.ends_with(x));
+    match language {
+        "python" => lower_stem.starts_with("test_") || suffix(&["_test"]) || stem == "conftest",
+        "go" => suffix(&["_test"]),
+        "java" | "kotlin" | "scala" | "csharp" | "swift" | "php" | "haskell" => {
+            pascal(&["Test", "Tests", "Spec", "IT"])
+        }
+        "javascript" | "typescript" | "tsx" => {
+            let lower_name = name.to_ascii_lowercase();
+            lower_name.contains(".test.") || lower_name.contains(".spec.")
+        }
+        "c" | "cpp" => lower_stem.starts_with("test_") || suffix(&["_test", "_tests", "_unittest"]),
+        "ruby" | "lua" | "elixir" | "rust" | "zig" => suffix(&["_test", "_tests", "_spec"]),
+        _ => name.to_ascii_lowercase().ends_with(".bats") || suffix(&["_test", "_spec"]),
+    }
 }
 
 /// Directories of tests.
@@ -65,6 +83,8 @@ const VENDOR_DIRS: &[&str] = &[
 ];
 /// Directories of documentation and examples.
 const DOC_DIRS: &[&str] = &["doc", "docs", "documentation", "example", "examples"];
+/// Directories of code kept for old callers: what is asked about is the current code.
+const LEGACY_DIRS: &[&str] = &["compat", "_compat", "legacy", "deprecated", "deprecations"];
 
 /// Whether a directory of `lower` (a path in lower case) is one of `names`.
 fn under_dir(lower: &str, names: &[&str]) -> bool {
@@ -80,7 +100,7 @@ pub fn prior(path: &str, language: &str, q: &Query, third_party: bool) -> f64 {
         f *= PROSE;
     } else if is_data(&lower, language) {
         f *= DATA;
-    } else if is_test(path) {
+    } else if is_test(path, language) {
         f *= TEST;
     } else if !crate::text::lang::CODE_LANGUAGES.contains(&language) {
         f *= OTHER;
@@ -90,6 +110,9 @@ pub fn prior(path: &str, language: &str, q: &Query, third_party: bool) -> f64 {
     }
     if path.ends_with(".d.ts") || path.ends_with(".pyi") {
         f *= DECLARATIONS;
+    }
+    if under_dir(&lower, LEGACY_DIRS) {
+        f *= LEGACY;
     }
     if under_dir(&lower, DOC_DIRS) {
         f *= DOCS;
@@ -116,21 +139,30 @@ mod tests {
     fn tests_are_recognised_in_common_layouts() {
         for p in [
             "tests/test_api.py",
+            "pkg/test_api.py",
             "src/foo_test.go",
             "src/test/java/a/FooTest.java",
+            "src/main/java/a/FooTest.java",
             "lib/__tests__/x.js",
             "src/x.test.ts",
             "pkg/thing_tests.rs",
+            "spec/models/user_spec.rb",
+            "test/suite.bats",
         ] {
-            assert!(is_test(p), "{p}");
+            let language = crate::text::lang::language_of(p);
+            assert!(is_test(p, language), "{p}");
         }
         for p in [
             "src/config.rs",
             "src/testing_utils_impl.c",
             "src/contest.py",
             "latest.go",
+            // A test framework's own code: a convention of Python, not of shell.
+            "lib/bats-core/test_functions.bash",
+            "src/Latest.java",
         ] {
-            assert!(!is_test(p), "{p}");
+            let language = crate::text::lang::language_of(p);
+            assert!(!is_test(p, language), "{p}");
         }
     }
 
