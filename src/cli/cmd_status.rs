@@ -35,6 +35,8 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
     } else {
         (Vec::new(), Vec::new())
     };
+    let languages = db.files_per_language(&branch.key)?;
+    let treated = |l: &str| git_codesearch::index::keyword_defs::Treatment::of(l).name();
     let mut out = std::io::stdout();
     if args.json {
         let obj = serde_json::json!({
@@ -53,6 +55,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
                 "phase": c.phase, "done": c.done, "total": c.total, "started_at": c.started_at})),
             "skipped_files": skipped_list.iter().map(|(p, r)| serde_json::json!({"path": p, "reason": r})).collect::<Vec<_>>(),
             "noted_files": noted.iter().map(|(p, n)| serde_json::json!({"path": p, "note": n})).collect::<Vec<_>>(),
+            "languages": languages.iter().map(|(l, n)| serde_json::json!({"language": l, "files": n, "treatment": treated(l)})).collect::<Vec<_>>(),
         });
         writeln!(out, "{obj}").map_err(Error::Output)?;
         return Ok(Outcome::Found);
@@ -69,37 +72,22 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
         format!("content     {contents} distinct, {chunks} chunks, {symbols} symbols"),
         format!("stored      {stored_chunks} chunks for all branches"),
     ];
-    match &last {
-        Some(r) => lines.push(format!(
-            "last run    {}, {:.2}s, commit {}: compute {}, add-tag {}, remove-tag {}, delete {}, unchanged {}",
-            render::when(r.started_at),
-            r.seconds,
-            r.head_commit.as_deref().map_or("(none)".into(), |c| c.chars().take(10).collect::<String>()),
-            r.compute,
-            r.add_tag,
-            r.remove_tag,
-            r.deleted,
-            r.unchanged
-        )),
-        None => lines.push("last run    never: run `git codesearch index`".into()),
-    }
-    lines.push(match (&model, coverage) {
-        (Some(m), Some((done, total))) => format!(
-            "vectors     {done} of {total} files embedded by {m}{}",
-            if done < total {
-                " (`git codesearch index` embeds the rest)"
-            } else {
-                ""
-            }
-        ),
-        _ => "vectors     off ([embed] provider = none)".into(),
-    });
+    lines.push(last_run_line(last.as_ref()));
+    lines.push(vectors_line(model.as_deref(), coverage));
     lines.push(format!("branches    {}", branches.join(", ")));
     if let Some(c) = checkpoint {
         lines.push(format!(
             "interrupted run: phase {}, {}/{} files, started {} (`git codesearch index` resumes it)",
             c.phase, c.done, c.total, render::when(c.started_at)
         ));
+    }
+    if args.verbose {
+        for (language, n) in &languages {
+            lines.push(format!(
+                "language    {language}: {n} files, {}",
+                treated(language)
+            ));
+        }
     }
     for (path, reason) in &skipped_list {
         lines.push(format!("skipped     {}: {reason}", render::path(path)));
@@ -109,4 +97,37 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
     }
     writeln!(out, "{}", lines.join("\n")).map_err(Error::Output)?;
     Ok(Outcome::Found)
+}
+
+/// The `last run` line.
+fn last_run_line(last: Option<&git_codesearch::store::catalog::RunStats>) -> String {
+    match last {
+        Some(r) => format!(
+            "last run    {}, {:.2}s, commit {}: compute {}, add-tag {}, remove-tag {}, delete {}, unchanged {}",
+            render::when(r.started_at),
+            r.seconds,
+            r.head_commit.as_deref().map_or("(none)".into(), |c| c.chars().take(10).collect::<String>()),
+            r.compute,
+            r.add_tag,
+            r.remove_tag,
+            r.deleted,
+            r.unchanged
+        ),
+        None => "last run    never: run `git codesearch index`".into(),
+    }
+}
+
+/// The `vectors` line: how much of the branch the configured model has embedded.
+fn vectors_line(model: Option<&str>, coverage: Option<(usize, usize)>) -> String {
+    match (model, coverage) {
+        (Some(m), Some((done, total))) => format!(
+            "vectors     {done} of {total} files embedded by {m}{}",
+            if done < total {
+                " (`git codesearch index` embeds the rest)"
+            } else {
+                ""
+            }
+        ),
+        _ => "vectors     off ([embed] provider = none)".into(),
+    }
 }

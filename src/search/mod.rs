@@ -8,6 +8,7 @@ pub mod budget;
 pub mod cochange;
 pub mod commits;
 pub mod defs;
+pub mod evidence;
 pub mod files;
 pub mod fusion;
 pub mod llm;
@@ -15,6 +16,7 @@ pub mod params;
 pub mod prior;
 pub mod query;
 mod rank;
+mod rerank;
 pub mod retrieve;
 pub mod retrievers;
 pub mod semantic;
@@ -208,11 +210,25 @@ pub fn search(
         tracing::debug!("definitions the query names");
         lists.push((Source::Symbol, ranking.definitions, found));
     }
+    let keywords = evidence::keywords(&q);
+    let names = evidence::names(&q);
+    let question = opts.mode == Mode::Hybrid && ranking.shape == params::Shape::Question;
+    let definitions = if question {
+        retrieve::definitions_named(db, branch, &names.names)?
+    } else {
+        Vec::new()
+    };
+    let ev = rerank::Evidence {
+        keywords: &keywords,
+        names: &names,
+        definitions: &definitions,
+    };
     let found = rank::Found {
         lists: &lists,
         files: &whole_files,
         title_files: &title_files,
         past: &past,
+        evidence: question.then_some(&ev),
     };
     let mut ranked = rank::rank(
         (db, chunks),

@@ -26,6 +26,9 @@ pub(super) struct Found<'a> {
     pub files: &'a [String],
     pub title_files: &'a [String],
     pub past: &'a commits::Past,
+    /// For a question in hybrid mode: what its words say about files and names
+    /// (`search::rerank`).
+    pub evidence: Option<&'a super::rerank::Evidence<'a>>,
 }
 
 /// Fuse, map to paths, filter, boost and merge, best first.
@@ -110,6 +113,11 @@ pub(super) fn rank(
         (ranking.file_span_decay, ranking.file_spans),
     );
     add_file_spans(chunks, q, alone, (&mut merged, &mut chunk_of_span), limit)?;
+    if let Some(ev) = found.evidence {
+        super::rerank::rerank(&mut merged, &chunk_of_span, ev, &|path| {
+            place.prior_of(path)
+        });
+    }
     Ok(merged
         .into_iter()
         .map(|s| {
@@ -150,6 +158,15 @@ impl Place<'_> {
             1.0
         };
         Some((1.0 + recency) * prior)
+    }
+
+    /// The path prior of `path` (1 when `search.path_prior` is off).
+    fn prior_of(&self, path: &str) -> f64 {
+        if !self.config.search.path_prior {
+            return 1.0;
+        }
+        let language = crate::text::lang::language_of(path);
+        prior::prior(path, language, self.q, self.third_party.contains(path))
     }
 
     /// The files of matching past commits with their weighted reciprocal rank: only the path

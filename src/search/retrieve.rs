@@ -105,6 +105,27 @@ pub fn symbol_hits(
     Ok(ranked.into_iter().map(|(_, _, _, h)| h).collect())
 }
 
+/// Definitions on the branch whose name is one of
+/// `names` (lower-case; the index stores a qualified name by its last part), at most [`MAX_NAMED`] per name.
+pub fn definitions_named(
+    db: &Db,
+    branch: &str,
+    names: &[String],
+) -> Result<Vec<SymbolHit>, SearchError> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for name in names {
+        out.extend(db.definitions_named(branch, name, MAX_NAMED)?);
+    }
+    Ok(out)
+}
+
+/// Most definitions of one name that the second stage lifts (a name defined more often
+/// than this says little about where to look).
+const MAX_NAMED: usize = 200;
+
 /// The chunks of the contents that define `hits`, by content hash (in `lang` only, if given).
 pub fn chunks_of_definitions(
     chunks: &ChunkStore,

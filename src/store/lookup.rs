@@ -51,6 +51,29 @@ impl Db {
             .map_err(|e| self.err("read catalog", e))
     }
 
+    /// The definitions on `branch` whose lower-cased name is `name`, at most `limit`.
+    pub fn definitions_named(
+        &self,
+        branch: &str,
+        name: &str,
+        limit: usize,
+    ) -> Result<Vec<SymbolHit>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT DISTINCT s.content_hash, s.name, s.kind, s.start_line, s.end_line
+                 FROM snippets s
+                 WHERE s.name_lower = ?2
+                   AND EXISTS (SELECT 1 FROM catalog c WHERE c.content_hash = s.content_hash
+                               AND c.branch = ?1 AND c.skip_reason IS NULL)
+                 LIMIT ?3",
+            )
+            .map_err(|e| self.err("search symbols", e))?;
+        stmt.query_map(params![branch, name, limit as i64], symbol_hit)
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.err("search symbols", e))
+    }
+
     /// For each of `terms`, the symbols on `branch` whose lower-cased name equals or starts
     /// with it (at most `limit` per term).
     pub fn find_symbols(
@@ -252,6 +275,21 @@ impl Db {
              ORDER BY c.path",
             branch,
         )
+    }
+
+    /// The indexed files of `branch` per language, most first.
+    pub fn files_per_language(&self, branch: &str) -> Result<Vec<(String, i64)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT t.language, COUNT(*) AS n FROM catalog c JOIN content t USING (content_hash)
+                 WHERE c.branch = ?1 AND c.skip_reason IS NULL
+                 GROUP BY t.language ORDER BY n DESC, t.language",
+            )
+            .map_err(|e| self.err("read catalog", e))?;
+        stmt.query_map([branch], |r| Ok((r.get(0)?, r.get(1)?)))
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.err("read catalog", e))
     }
 
     /// (path, text) rows of a query over one branch.

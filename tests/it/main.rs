@@ -6,6 +6,7 @@ mod assets;
 mod bad_input;
 mod branches;
 mod common;
+mod concepts;
 mod crash;
 mod doctor;
 mod embed_server;

@@ -1,0 +1,274 @@
+//! What a question's words say about a *file* rather than about its text: the words of its
+//! path (`StreamHandler.php`, `features/hover.zig`, `templating.py`) and the names the
+//! question spells as identifiers (`Logger`, `Sinatra::Base`, `nvm_find_project_dir`). A
+//! file is usually named after what it holds, and a name is usually asked for to find the
+//! place that defines it. Pure functions, tested here; `search::rerank` applies them.
+
+use super::query::{is_stop_word, Query};
+use crate::text::words::{singular, split_identifier};
+
+/// The words a path says about its file: the whole file stem and its identifier parts, and
+/// the same for its parent directory, lower-case and singular (`src/flask/templating.py`
+/// → `templating`, `flask`; `Handler/StreamHandler.php` → `streamhandler`, `stream`,
+/// `handler`). Only the nearest directory counts: the ones above it name the project or
+/// the layer and are shared by every file beside it.
+pub fn path_words(path: &str) -> Vec<String> {
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let stem = file_stem(name);
+    let mut out = Vec::new();
+    for piece in std::iter::once(stem).chain(parts.next()) {
+        push_words(&mut out, piece);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The file name without its extensions (`Application+HTTP.swift` → `Application+HTTP`,
+/// `phx.gen.html.ex` → `phx`, `.bashrc` → `.bashrc`).
+pub fn file_stem(name: &str) -> &str {
+    match name.find('.') {
+        Some(0) | None => name,
+        Some(i) => &name[..i],
+    }
+}
+
+/// Push the lower-case, singular words of one path component: the whole and its parts.
+fn push_words(out: &mut Vec<String>, piece: &str) {
+    let whole: String = piece
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    if whole.chars().count() > 1 {
+        out.push(singular(&whole));
+    }
+    for part in split_identifier(piece) {
+        if part.chars().count() > 1 {
+            out.push(singular(&part));
+        }
+    }
+}
+
+/// The words of a question that can name a file: every token, whole (an identifier is not
+/// split: `JsonWriter` names `JsonWriter.cs`, not every `Json*` file), lower-case and
+/// singular, at least three characters, no stop words. Repeats count once.
+pub fn keywords(q: &Query) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for tok in &q.tokens {
+        let last = last_segment(tok);
+        let w: String = last
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
+        if w.chars().count() >= 3 && !is_stop_word(&w) {
+            let w = singular(&w);
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a query word and a path word are the same word, allowing a different ending:
+/// one a prefix of the other (`alias`/`aliases`, `format`/`formatter`), or sharing all but
+/// the last two letters of the shorter (`templating`/`template`, `writing`/`writer`). A
+/// shared part of fewer than three letters is never enough.
+pub fn same_word(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
+    common >= 3 && (common == shorter || common + 2 >= shorter && common >= 4)
+}
+
+/// The share of `keywords` that some word of the path matches (0 when there are none).
+pub fn path_match(keywords: &[String], path: &str) -> f64 {
+    if keywords.is_empty() {
+        return 0.0;
+    }
+    let words = path_words(path);
+    let hit = keywords
+        .iter()
+        .filter(|k| words.iter().any(|w| same_word(k, w)))
+        .count();
+    hit as f64 / keywords.len() as f64
+}
+
+/// The last part of a qualified name: `Sinatra::Base` → `Base`, `Phoenix.Channel` →
+/// `Channel`, `Picker:find` → `find`, `a->b` → `b`, `App\Http\Kernel` → `Kernel`.
+pub fn last_segment(name: &str) -> &str {
+    name.rsplit([':', '.', '\\', '>'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(name)
+}
+
+/// How a question asks for names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Names {
+    /// Lower-case names whose definitions to lift (last segments of qualified names).
+    pub names: Vec<String>,
+    /// The same names as the query writes them.
+    pub written: Vec<String>,
+    /// Whether the whole query is the name (`Router`, `Sinatra::Base`): its definition
+    /// should come first. Otherwise the names sit inside a sentence and weigh less.
+    pub whole_query: bool,
+}
+
+/// The names a question asks for: the whole query when it is one token (`Logger`,
+/// `serde::Deserialize`, `bats_load_library`, `formatter`), else the tokens of the sentence
+/// written as code (`defineConfig`, `nvm_find_project_dir`, `Picker:find`, `JsonWriter`,
+/// a capitalised word after the first: `how Application configures`).
+pub fn names(q: &Query) -> Names {
+    let one = q.raw.split_whitespace().count() == 1;
+    let mut out: Vec<String> = Vec::new();
+    let mut written: Vec<String> = Vec::new();
+    let mut push = |tok: &str| {
+        let n = last_segment(tok).to_lowercase();
+        if n.chars().count() >= 2 && !out.contains(&n) {
+            out.push(n);
+            written.push(last_segment(tok).to_string());
+        }
+    };
+    if one {
+        if let Some(tok) = q.tokens.first() {
+            push(tok);
+        }
+        return Names {
+            names: out,
+            written,
+            whole_query: true,
+        };
+    }
+    let first = q.raw.split_whitespace().next().unwrap_or("");
+    for tok in &q.tokens {
+        if looks_like_code(tok) || (tok.as_str() != first && capitalised(tok)) {
+            push(tok);
+        }
+    }
+    Names {
+        names: out,
+        written,
+        whole_query: false,
+    }
+}
+
+/// Written as code: camelCase or PascalCase with an inner capital, snake_case, qualified.
+fn looks_like_code(tok: &str) -> bool {
+    let inner_upper = tok.chars().skip(1).any(char::is_uppercase);
+    let has_lower = tok.chars().any(char::is_lowercase);
+    tok.contains('_') || tok.contains(':') || tok.contains('.') || (inner_upper && has_lower)
+}
+
+/// A capitalised word (`Application`), not an all-capitals one (`HTTP`, `JSON`), which
+/// is more often an acronym of prose than a type.
+fn capitalised(tok: &str) -> bool {
+    let mut chars = tok.chars();
+    chars.next().is_some_and(char::is_uppercase) && chars.any(char::is_lowercase)
+}
+
+/// How much a definition of `kind` named `name` answers a query that writes the name as
+/// `written`: a type or module more than a function, a function more than a property or
+/// constant of that name (`Channel` asks for `interface Channel`, not `val channel`), the
+/// type itself more than an extension of it, and
+/// a name written with capitals is matched in its case first.
+pub fn definition_weight(kind: &str, name: &str, written: &str) -> f64 {
+    let kind = match kind {
+        "class" | "interface" | "module" | "struct" | "enum" | "trait" | "type" | "object"
+        | "protocol" | "record" | "namespace" | "union" => 1.0,
+        "function" | "method" | "macro" | "constructor" => 0.8,
+        // `extension Application` adds to a type defined elsewhere.
+        "extension" => 0.5,
+        _ => 0.4,
+    };
+    let case = if written.chars().any(char::is_uppercase) && last_segment(name) != written {
+        0.5
+    } else {
+        1.0
+    };
+    kind * case
+}
+
+/// Whether a file's stem is the name (`Logger.php` for `logger`, `channel.ex` for
+/// `Channel`, `routes.rb` for `Route`, `http_server.go` for `HttpServer`).
+pub fn stem_is(path: &str, name: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let norm = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let stem = norm(file_stem(file));
+    let name = norm(name);
+    !name.is_empty() && (stem == name || singular(&stem) == singular(&name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::prepare;
+
+    #[test]
+    fn a_path_says_its_stem_and_its_directory() {
+        assert_eq!(
+            path_words("src/Monolog/Handler/StreamHandler.php"),
+            ["handler", "stream", "streamhandler"]
+        );
+        assert_eq!(path_words("templating.py"), ["templating"]);
+        assert_eq!(
+            path_words("src/features/semantic_tokens.zig"),
+            ["feature", "semantic", "semantictoken", "token"]
+        );
+    }
+
+    #[test]
+    fn words_with_other_endings_are_the_same_word() {
+        for (a, b) in [
+            ("template", "templating"),
+            ("alias", "aliase"),
+            ("format", "formatter"),
+            ("writing", "writer"),
+            ("handler", "handling"),
+            ("hover", "hover"),
+        ] {
+            assert!(same_word(a, b), "{a} {b}");
+        }
+        for (a, b) in [("stream", "string"), ("log", "lo"), ("parse", "part")] {
+            assert!(!same_word(a, b), "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn the_share_of_question_words_a_path_holds() {
+        let q = prepare("stream log handler writes to files and streams").unwrap();
+        let k = keywords(&q);
+        let stream = path_match(&k, "src/Monolog/Handler/StreamHandler.php");
+        let other = path_match(&k, "src/Monolog/Formatter/LineFormatter.php");
+        assert!(stream > 0.3 && other == 0.0, "{stream} {other}");
+        let q = prepare("alias handling for field names").unwrap();
+        assert!(path_match(&keywords(&q), "pydantic/aliases.py") > 0.0);
+    }
+
+    #[test]
+    fn names_are_the_whole_query_or_the_code_in_a_sentence() {
+        let n = names(&prepare("Sinatra::Base").unwrap());
+        assert_eq!(n.names, ["base"]);
+        assert!(n.whole_query);
+        let n = names(&prepare("formatter").unwrap());
+        assert_eq!(n.names, ["formatter"]);
+        let n = names(&prepare("how Picker:find opens a floating window").unwrap());
+        assert_eq!(n.names, ["find"]);
+        assert!(!n.whole_query);
+        let n = names(&prepare("How Application configures HTTP and defineConfig").unwrap());
+        assert_eq!(n.names, ["application", "defineconfig"]);
+        assert!(stem_is("Sources/Vapor/Application.swift", "Application"));
+        assert!(stem_is("lib/phoenix/channel.ex", "channel"));
+        assert!(stem_is("pkg/http_server.go", "HttpServer"));
+        assert!(!stem_is("src/Monolog/Registry.php", "Logger"));
+    }
+}

@@ -1,0 +1,243 @@
+//! The second stage of a question's ranking, over the fused and merged spans. A question
+//! ("stream log handler", "template rendering", "Logger") usually asks for a *file*, or
+//! for the place a name is defined: so a file whose path says what the question says is
+//! lifted, a file that several spans and retrievers point at outranks one lucky chunk, and
+//! the span holding the definition of a name the question asks for is lifted most. Each
+//! lift is a share of the best fused score, so it weighs the same whatever the fusion's
+//! scale, and is scaled by the path prior as the fused score was. The values and their
+//! reasons are in `search::params::rerank`.
+
+use std::collections::{HashMap, HashSet};
+
+use super::evidence::{self, Names};
+use super::fusion::{sort_best_first, Source, Span};
+use super::params::rerank as p;
+use crate::store::catalog::SymbolHit;
+use crate::store::ChunkRef;
+
+/// What the second stage knows of the question.
+pub(super) struct Evidence<'a> {
+    /// The question's words that can name a file (`evidence::keywords`).
+    pub keywords: &'a [String],
+    /// The names it asks for.
+    pub names: &'a Names,
+    /// Definitions on the branch whose name is one of those names.
+    pub definitions: &'a [SymbolHit],
+}
+
+/// Re-rank `spans` (best first; `chunk_of_span` maps each member to its chunk) by the
+/// evidence. `prior` is the path prior of a path: a test named like the question stays
+/// below the code it tests.
+pub(super) fn rerank(
+    spans: &mut [Span],
+    chunk_of_span: &[ChunkRef],
+    ev: &Evidence<'_>,
+    prior: &dyn Fn(&str) -> f64,
+) {
+    let Some(top) = spans.first().map(|s| s.score) else {
+        return;
+    };
+    let file_lift = file_lifts(spans, ev.keywords);
+    let defined = Defined::of(ev.definitions);
+    let mut lifted: HashSet<String> = HashSet::new();
+    for s in spans.iter_mut() {
+        let mut add = 0.0;
+        // A file's lift goes to its best span only (spans arrive best first): its other
+        // spans keep their own evidence, so they do not push other files' answers out.
+        if lifted.insert(s.path.clone()) {
+            add += file_lift.get(&s.path).copied().unwrap_or(0.0);
+        }
+        let definition = s
+            .members
+            .iter()
+            .filter_map(|&m| chunk_of_span.get(m))
+            .flat_map(|c| defined.in_chunk(c))
+            .map(|d| definition_lift(&s.path, d, ev.names))
+            .reduce(f64::max);
+        if let Some(d) = definition {
+            add += d;
+            if !s.sources.contains(&Source::Symbol) {
+                s.sources.push(Source::Symbol);
+                s.sources.sort();
+            }
+        }
+        s.score += add * top * prior(&s.path);
+    }
+    sort_best_first(spans);
+}
+
+/// The lift of each file, in shares of the best score: the share of the question's words
+/// its path holds, and its share of the best file's summed span scores.
+fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, f64> {
+    let mut sum: HashMap<String, f64> = HashMap::new();
+    for s in spans {
+        *sum.entry(s.path.clone()).or_default() += s.score;
+    }
+    let best = sum.values().copied().fold(0.0, f64::max);
+    sum.into_iter()
+        .map(|(path, total)| {
+            let coherence = if best > 0.0 { total / best } else { 0.0 };
+            let named = evidence::path_match(keywords, &path);
+            let named = if named >= p::PATH_MIN_SHARE {
+                named
+            } else {
+                0.0
+            };
+            let lift = p::COHERENCE * coherence + p::PATH * named;
+            (path, lift)
+        })
+        .collect()
+}
+
+/// The lift of a span in `path` holding definition `d` of a name the query asks for: a
+/// name asked for alone weighs more than one inside a sentence, more again in the file
+/// named after it, and by what the definition is (`evidence::definition_weight`).
+fn definition_lift(path: &str, d: &SymbolHit, names: &Names) -> f64 {
+    let base = if names.whole_query {
+        p::DEFINITION
+    } else {
+        p::DEFINITION_IN_SENTENCE
+    };
+    let lower = evidence::last_segment(&d.name).to_lowercase();
+    let written = names
+        .names
+        .iter()
+        .position(|n| *n == lower)
+        .and_then(|i| names.written.get(i))
+        .map_or(lower.as_str(), String::as_str);
+    let lift = base * evidence::definition_weight(&d.kind, &d.name, written);
+    if evidence::stem_is(path, &d.name) {
+        lift * p::DEFINITION_IN_ITS_FILE
+    } else {
+        lift
+    }
+}
+
+/// Definitions by content, for finding the ones a chunk holds.
+struct Defined<'a> {
+    by_content: HashMap<&'a str, Vec<&'a SymbolHit>>,
+}
+
+impl<'a> Defined<'a> {
+    fn of(defs: &'a [SymbolHit]) -> Defined<'a> {
+        let mut by_content: HashMap<&str, Vec<&SymbolHit>> = HashMap::new();
+        for d in defs {
+            by_content.entry(&d.content_hash).or_default().push(d);
+        }
+        Defined { by_content }
+    }
+
+    /// The definitions whose first line lies in chunk `c`.
+    fn in_chunk(&self, c: &ChunkRef) -> impl Iterator<Item = &'a SymbolHit> + '_ {
+        let (start, end) = (c.start_line, c.end_line);
+        self.by_content
+            .get(c.content_hash.as_str())
+            .into_iter()
+            .flatten()
+            .filter(move |d| start <= d.start_line && d.start_line <= end)
+            .copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(path: &str, score: f64, member: usize) -> Span {
+        Span {
+            path: path.into(),
+            start: 1,
+            end: 10,
+            score,
+            sources: vec![Source::Bm25],
+            members: vec![member],
+        }
+    }
+
+    fn chunk(hash: &str, start: u32, end: u32) -> ChunkRef {
+        ChunkRef {
+            row: 0,
+            id: format!("{hash}:{start}"),
+            content_hash: hash.into(),
+            language: "php".into(),
+            start_line: start,
+            end_line: end,
+        }
+    }
+
+    fn definition(hash: &str, name: &str, kind: &str, line: u32) -> SymbolHit {
+        SymbolHit {
+            content_hash: hash.into(),
+            name: name.into(),
+            kind: kind.into(),
+            start_line: line,
+            end_line: line + 50,
+        }
+    }
+
+    fn ranked(q: &str, spans: &mut [Span], chunks: &[ChunkRef], defs: &[SymbolHit]) -> Vec<String> {
+        let q = crate::search::prepare(q).unwrap();
+        let keywords = evidence::keywords(&q);
+        let names = evidence::names(&q);
+        let ev = Evidence {
+            keywords: &keywords,
+            names: &names,
+            definitions: defs,
+        };
+        rerank(spans, chunks, &ev, &|_| 1.0);
+        spans.iter().map(|s| s.path.clone()).collect()
+    }
+
+    #[test]
+    fn the_definition_of_the_name_asked_for_comes_first() {
+        let chunks = vec![
+            chunk("registry", 1, 40),
+            chunk("registry", 41, 80),
+            chunk("logger", 1, 40),
+            chunk("produce", 1, 40),
+        ];
+        let defs = vec![
+            definition("logger", "Logger", "class", 3),
+            // A property of the same name in another case is a weaker answer.
+            definition("produce", "logger", "property", 5),
+        ];
+        let mut spans = vec![
+            span("src/Registry.php", 1.0, 0),
+            span("src/Registry.php", 0.9, 1),
+            span("src/Produce.php", 0.5, 3),
+            span("src/Logger.php", 0.2, 2),
+        ];
+        let order = ranked("Logger", &mut spans, &chunks, &defs);
+        assert_eq!(order[0], "src/Logger.php");
+        assert!(spans[0].sources.contains(&Source::Symbol));
+        // The property was lifted too, but by less than the class.
+        let produce = spans.iter().find(|s| s.path == "src/Produce.php").unwrap();
+        assert!(produce.sources.contains(&Source::Symbol));
+        assert!(
+            produce.score - 0.5 < (spans[0].score - 0.2) / 5.0,
+            "{spans:?}"
+        );
+    }
+
+    #[test]
+    fn a_file_named_by_the_question_is_lifted_once_and_a_test_less() {
+        let chunks: Vec<ChunkRef> = (0..4).map(|i| chunk("h", i * 10, i * 10 + 9)).collect();
+        let mut spans = vec![
+            span("src/Formatter/ScalarFormatter.php", 0.8, 0),
+            span("src/Formatter/NormalizerFormatter.php", 0.6, 1),
+            span("src/Formatter/NormalizerFormatter.php", 0.55, 2),
+            span("src/Handler/Other.php", 0.58, 3),
+        ];
+        let order = ranked(
+            "normalizer formatter for converting complex values",
+            &mut spans,
+            &chunks,
+            &[],
+        );
+        assert_eq!(order[0], "src/Formatter/NormalizerFormatter.php");
+        // Only the file's best span carries the file's lift.
+        assert!(spans[1].score < spans[0].score);
+        assert_eq!(order.iter().filter(|p| p.contains("Normalizer")).count(), 2);
+        assert_ne!(order[1], "src/Formatter/NormalizerFormatter.php");
+    }
+}
