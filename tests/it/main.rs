@@ -21,5 +21,6 @@ mod observe;
 mod rev;
 mod search;
 mod share;
+mod trust;
 mod untrusted;
 mod vectors;
