@@ -146,3 +146,39 @@ fn a_file_removed_during_the_run_is_not_an_error() {
         "f/file_1.rs"
     );
 }
+
+#[test]
+fn a_file_swapped_for_a_link_after_the_walk_is_not_followed() {
+    let repo = TestRepo::new();
+    for i in 0..300 {
+        repo.write(
+            &format!("f/file_{i:03}.rs"),
+            format!("pub fn swapped_{i}() -> u32 {{ {i} }}\n"),
+        );
+    }
+    repo.commit_all("many");
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.rs");
+    std::fs::write(&secret, "pub fn leaked_outside_marker() {}\n").unwrap();
+    let mut run = repo.spawn_traced(&["index", "-q"]);
+    run.wait_for("catalog read");
+    let hold = repo.hold_writes();
+    run.wait_for("planned");
+    // The last batch (100 files a batch) is read only after the first one is written, which
+    // waits for `hold`: its files are swapped between the walk and the read.
+    repo.remove("f/file_299.rs");
+    std::os::unix::fs::symlink(&secret, repo.path().join("f/file_299.rs")).unwrap();
+    assert!(
+        run.child.try_wait().unwrap().is_none(),
+        "the run ended first"
+    );
+    drop(hold);
+    assert!(run.finish().success());
+    assert!(repo
+        .hit_paths("leaked_outside_marker", &["--no-index"])
+        .is_empty());
+    assert_eq!(
+        repo.hit_paths("swapped_297", &["--no-index"])[0],
+        "f/file_297.rs"
+    );
+}
