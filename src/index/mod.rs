@@ -5,6 +5,7 @@
 pub mod chunk;
 mod compute;
 pub mod doctor;
+mod find;
 #[cfg(test)]
 mod fuzz;
 pub mod gc;

@@ -3,7 +3,9 @@
 //! has indexed yet is kept, in memory, for chunking. Everything else is an AddTag. The work
 //! tree, HEAD and the file system are never touched: a tree is untrusted input (a crafted
 //! one names entries `..` or `.git`), so its paths are never used to write anything, and a
-//! path git itself would refuse to check out is skipped with a reason.
+//! path git itself would refuse to check out is skipped with a reason; a path longer than
+//! any checkout is left out and counted. A blob larger than `index.max_file_size` is skipped
+//! by its header's size, unread.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -27,6 +29,8 @@ pub struct Gathered {
     pub scanned: Vec<Scanned>,
     /// The files whose content must be computed, with their bytes.
     pub walk: Walk,
+    /// Entries left out: a path too long for any checkout.
+    pub left_out: usize,
 }
 
 /// Read the tree of `commit`; keep the blobs whose content is not in `known`.
@@ -38,7 +42,8 @@ pub fn gather(
 ) -> Result<Gathered, IndexError> {
     let mut scanned = Vec::new();
     let mut walk = Walk::default();
-    for f in repo.tree_files(commit)? {
+    let (files, left_out) = repo.tree_files(commit)?;
+    for f in files {
         let mut s = Scanned {
             rel: f.path.clone(),
             size: 0,
@@ -54,6 +59,17 @@ pub fn gather(
             (EntryKind::Submodule, _) => s.skip_reason = Some(SkipReason::Submodule.to_string()),
             (EntryKind::File, Err(reason)) => s.skip_reason = Some(reason.to_string()),
             (EntryKind::File, Ok(())) => {
+                let size = repo.blob_size(f.id)?;
+                if size > cfg.max_file_size {
+                    // Named by its size and object id, as a large work-tree file is by its
+                    // size and mtime: its bytes are never read.
+                    s.size = size;
+                    s.content_hash =
+                        crate::util::sha256_hex(format!("large:{size}:{}", f.id).as_bytes());
+                    s.skip_reason = Some(SkipReason::TooLarge(size).to_string());
+                    scanned.push(s);
+                    continue;
+                }
                 let bytes = repo.blob(f.id)?;
                 s.size = bytes.len() as u64;
                 s.content_hash = crate::util::sha256_hex(&bytes);
@@ -72,5 +88,9 @@ pub fn gather(
         scanned.push(s);
     }
     walk.files.sort_by(|a, b| a.rel.cmp(&b.rel));
-    Ok(Gathered { scanned, walk })
+    Ok(Gathered {
+        scanned,
+        walk,
+        left_out,
+    })
 }

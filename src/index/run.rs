@@ -2,13 +2,12 @@
 //! plan, compute new content in checkpointed batches, commit the branch in one transaction,
 //! then clean up deleted content and refresh the full-text index.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::compute::{compute_one, Computed};
+use super::find::{self, Found};
 use super::lock::{self, Contention};
 use super::observe::{Event, Observer, Phase};
 use super::plan::{self, Plan, Scanned};
@@ -17,7 +16,7 @@ use super::walk::WalkedFile;
 use super::{rev, scan, walk, IndexError};
 use crate::config::IndexConfig;
 use crate::git::BranchRef;
-use crate::store::catalog::{CatalogRow, ComputedContent, RunStats};
+use crate::store::catalog::{ComputedContent, RunStats};
 use crate::store::state::{Checkpoint, LockHolder};
 use crate::store::{ChunkRow, ChunkStore, Db};
 use crate::workspace::Workspace;
@@ -206,22 +205,19 @@ fn pass(
         db.save_checkpoint(&cp)?;
     }
     let computed = db.computed_hashes()?;
-    let (walked, scanned, old, outside) = match &opts.commit {
-        Some(c) => {
-            let g = rev::gather(&ws.repo, c, &computed, &ws.config.index)?;
-            let old = db.branch_catalog(&branch.key)?;
-            (g.walk, g.scanned, old, db.hashes_used_outside(&branch.key)?)
-        }
-        None => {
-            let view = db.catalog_view(&branch.key)?;
-            tracing::debug!("catalog read");
-            let (walked, scanned) = walk_and_scan(ws, db, &branch, &view.by_path, obs)?;
-            (walked, scanned, view.branch_rows, view.used_outside)
-        }
-    };
+    let Found {
+        walked,
+        scanned,
+        old,
+        outside,
+        left_out,
+    } = find::find_files(ws, db, &branch, opts.commit.as_deref(), &computed, obs)?;
     let entries = scanned.len();
     let mut plan = plan::plan(&scanned, &old, &computed, &outside, crate::util::unix_now());
     fill_counts(&mut stats, &plan, entries);
+    // Tree entries left out (unsafe or over-long paths) are skipped, but never stored.
+    stats.files += left_out;
+    stats.skipped += left_out;
     tracing::debug!("planned");
     if !opts.dry_run && opts.commit.is_none() {
         let now = crate::util::unix_now();
@@ -308,31 +304,6 @@ fn files_to_compute<'w>(
         })
         .map(|j| &walked.files[j])
         .collect()
-}
-
-/// Walk the work tree and hash what changed (reusing the stat cache), with progress.
-fn walk_and_scan(
-    ws: &Workspace,
-    db: &Db,
-    branch: &BranchRef,
-    cache: &HashMap<String, Vec<CatalogRow>>,
-    obs: &dyn Observer,
-) -> Result<(walk::Walk, Vec<Scanned>), IndexError> {
-    let walked = walk::walk(&ws.workdir);
-    tracing::debug!("work tree walked");
-    if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
-        db.clear_checkpoint()?;
-        return Err(IndexError::Empty {
-            path: ws.workdir.clone(),
-        });
-    }
-    obs.start(Phase::Scanning, walked.files.len());
-    let done = AtomicUsize::new(0);
-    let tick = || obs.progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-    let scanned = scan::scan(&walked, cache, &ws.config.index, &tick);
-    obs.finish();
-    tracing::debug!("files scanned");
-    Ok((walked, scanned))
 }
 
 /// Bring the branch's files-that-change-together up to its head commit (after the catalog
