@@ -9,17 +9,38 @@ use super::{Db, StoreError};
 
 impl Db {
     /// Write a consistent, compact copy of the database to `path` (which must not exist),
-    /// without the chunks' full-text table: it is derived from the chunks, its tokenizer
-    /// is a local setting, and an importer rebuilds it rather than trust one (so a snapshot's
-    /// schema is exactly one a migration makes).
+    /// as an importer checks it: without the chunks' full-text table (derived from the
+    /// chunks, its tokenizer a local setting; an importer rebuilds it rather than trust one),
+    /// and without catalog rows whose paths an importer refuses (a work-tree name such as
+    /// `git~1/x` that git would never check out).
     pub fn snapshot_into(&self, path: &Path) -> Result<(), StoreError> {
         let err = |e| super::sqlite_err(path, "snapshot database", e);
         self.conn
             .execute("VACUUM INTO ?1", params![path.to_string_lossy()])
             .map_err(|e| self.err("snapshot database", e))?;
         let copy = rusqlite::Connection::open(path).map_err(err)?;
-        copy.execute_batch("DROP TABLE IF EXISTS chunk_terms; VACUUM;")
-            .map_err(err)
+        copy.execute_batch("DROP TABLE IF EXISTS chunk_terms;")
+            .map_err(err)?;
+        let unsafe_rows: Vec<(String, String)> = {
+            let mut stmt = copy
+                .prepare("SELECT branch, path FROM catalog")
+                .map_err(err)?;
+            let rows = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .and_then(|rows| rows.collect::<Result<Vec<(String, String)>, _>>())
+                .map_err(err)?;
+            rows.into_iter()
+                .filter(|(_, p)| !crate::util::is_safe_rel_path(p))
+                .collect()
+        };
+        for (branch, p) in &unsafe_rows {
+            copy.execute(
+                "DELETE FROM catalog WHERE branch = ?1 AND path = ?2",
+                params![branch, p],
+            )
+            .map_err(err)?;
+        }
+        copy.execute_batch("VACUUM;").map_err(err)
     }
 
     /// Merge from the database at `path`: content and symbols of `missing` hashes (whose

@@ -86,13 +86,18 @@ impl From<rusqlite::Error> for Checked {
 
 /// Hashes and paths of the rows an import copies.
 fn check_values(conn: &Connection) -> Result<(), Checked> {
-    for (table, column) in [
-        ("content", "content_hash"),
-        ("snippets", "content_hash"),
-        ("catalog", "content_hash"),
-        ("chunks", "content_hash"),
+    // A skipped entry with no content (a link, a submodule) has an empty hash.
+    for (table, column, except) in [
+        ("content", "content_hash", ""),
+        ("snippets", "content_hash", ""),
+        (
+            "catalog",
+            "content_hash",
+            " WHERE content_hash != '' OR skip_reason IS NULL",
+        ),
+        ("chunks", "content_hash", ""),
     ] {
-        let sql = format!("SELECT DISTINCT {column} FROM {table}");
+        let sql = format!("SELECT DISTINCT {column} FROM {table}{except}");
         each_text(conn, &sql, |h| {
             if crate::util::is_content_hash(h) {
                 Ok(())

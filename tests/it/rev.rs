@@ -244,3 +244,33 @@ fn a_path_longer_than_any_checkout_is_not_walked() {
         "ok.rs"
     );
 }
+
+#[test]
+fn an_index_of_a_crafted_tree_exports_and_imports() {
+    let repo = TestRepo::with_files(&[("src/ok.rs", "pub fn exported_fine_marker() {}\n")]);
+    std::os::unix::fs::symlink("src/ok.rs", repo.path().join("link.rs")).unwrap();
+    repo.commit_all("a link");
+    let blob = repo.git(&["rev-parse", "HEAD:src/ok.rs"]);
+    let inner = mktree(&repo, &format!("100644 blob {}\tx.rs\n", blob.trim()));
+    let root = mktree(
+        &repo,
+        &format!(
+            "040000 tree {inner}\t..\n040000 tree {inner}\t.git\n100644 blob {}\tgood.rs\n",
+            blob.trim()
+        ),
+    );
+    let commit = repo.git(&["commit-tree", &root, "-m", "crafted"]);
+    repo.git(&["tag", "evil", commit.trim()]);
+    repo.index(&[]);
+    repo.index(&["--rev", "evil"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let tar = tmp.path().join("index.tar");
+    repo.run_ok(&["export", tar.to_str().unwrap()], 0);
+    let dev = crate::untrusted::fresh_clone(&repo);
+    let out = dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    assert!(out.contains("main"), "{out}");
+    assert_eq!(
+        dev.hit_paths("exported_fine_marker", &["--no-index"])[0],
+        "src/ok.rs"
+    );
+}
