@@ -9,18 +9,39 @@ use super::{Db, StoreError};
 
 impl Db {
     /// Write a consistent, compact copy of the database to `path` (which must not exist),
-    /// as an importer checks it: without the chunks' full-text table (derived from the
-    /// chunks, its tokenizer a local setting; an importer rebuilds it rather than trust one),
-    /// and without catalog rows whose paths an importer refuses (a work-tree name such as
-    /// `git~1/x` that git would never check out).
+    /// as an importer checks it: without the full-text tables (derived from the chunks,
+    /// contents and commits, their tokenizer a local setting; an importer rebuilds them
+    /// rather than parse a stranger's), and without catalog rows whose paths an importer
+    /// refuses (a work-tree name such as `git~1/x` that git would never check out).
     pub fn snapshot_into(&self, path: &Path) -> Result<(), StoreError> {
         let err = |e| super::sqlite_err(path, "snapshot database", e);
         self.conn
             .execute("VACUUM INTO ?1", params![path.to_string_lossy()])
             .map_err(|e| self.err("snapshot database", e))?;
         let copy = rusqlite::Connection::open(path).map_err(err)?;
-        copy.execute_batch("DROP TABLE IF EXISTS chunk_terms;")
-            .map_err(err)?;
+        for table in super::snapshot::DERIVED_TABLES {
+            copy.execute_batch(&format!("DROP TABLE IF EXISTS {table};"))
+                .map_err(err)?;
+        }
+        // FTS5 leaves the `_content` table of a `contentless_unindexed` table behind when it
+        // drops the table: drop every shadow table that is left.
+        let left: Vec<String> = {
+            let mut stmt = copy
+                .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+                .map_err(err)?;
+            let names = stmt
+                .query_map([], |r| r.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(err)?;
+            names
+                .into_iter()
+                .filter(|n| super::snapshot::derived(n))
+                .collect()
+        };
+        for table in left {
+            copy.execute_batch(&format!("DROP TABLE IF EXISTS \"{table}\";"))
+                .map_err(err)?;
+        }
         let unsafe_rows: Vec<(String, String)> = {
             let mut stmt = copy
                 .prepare("SELECT branch, path FROM catalog")
