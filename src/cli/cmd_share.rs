@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::Outcome;
+use super::{render, Outcome};
 use git_codesearch::git::display_key;
 use git_codesearch::Error;
 
@@ -26,7 +26,12 @@ pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
 pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
     let done = git_codesearch::index::share::import(&ws, file)?;
-    let branches: Vec<String> = done.branches.iter().map(|b| display_key(b)).collect();
+    // Branch names come from the snapshot: escaped like any text from outside.
+    let branches: Vec<String> = done
+        .branches
+        .iter()
+        .map(|b| render::safe_text(&display_key(b)).into_owned())
+        .collect();
     writeln!(
         std::io::stdout(),
         "imported {} contents ({} chunks); branches added: {}",

@@ -299,7 +299,14 @@ pub fn main() -> ExitCode {
         Ok(Outcome::NotFound) => ExitCode::from(1),
         Err(Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "{}", e.render());
+            // Messages quote what they failed on: a config file's offending line, a path, a
+            // snapshot's value. Each line is escaped like file content.
+            let text: Vec<String> = e
+                .render()
+                .lines()
+                .map(|l| render::safe_text(l).into_owned())
+                .collect();
+            let _ = writeln!(std::io::stderr(), "{}", text.join("\n"));
             if e.is_interrupted() {
                 ExitCode::from(130)
             } else {

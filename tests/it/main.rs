@@ -18,6 +18,7 @@ mod llm;
 mod mcp;
 mod models;
 mod observe;
+mod poisoned;
 mod rev;
 mod search;
 mod share;

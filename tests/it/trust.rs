@@ -77,3 +77,17 @@ fn another_users_repository_is_refused_as_git_refuses_it() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_config_parse_error_reaches_the_terminal_escaped() {
+    let repo = TestRepo::with_files(&[("src/a.rs", "pub fn f() {}\n")]);
+    repo.write(
+        ".codesearch.toml",
+        "[search]\nn_final = \x1b]0;pwned\x07\x1b[2J\n",
+    );
+    let out = repo.run(&["search", "f"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("invalid configuration"), "{err}");
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+}
