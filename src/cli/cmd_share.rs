@@ -32,8 +32,9 @@ pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
         .iter()
         .map(|b| render::safe_text(&display_key(b)).into_owned())
         .collect();
+    let mut out = std::io::stdout();
     writeln!(
-        std::io::stdout(),
+        out,
         "imported {} contents ({} chunks); branches added: {}",
         done.contents,
         done.chunks,
@@ -44,5 +45,14 @@ pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
         }
     )
     .map_err(Error::Output)?;
+    let c = &done.checked;
+    if c.verified + c.dropped + done.unverified > 0 {
+        writeln!(
+            out,
+            "checked against this clone's files: {} verified, {} dropped (not what this clone holds), {} not checkable yet (hidden until an index run meets their files)",
+            c.verified, c.dropped, done.unverified
+        )
+        .map_err(Error::Output)?;
+    }
     Ok(Outcome::Found)
 }

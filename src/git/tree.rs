@@ -113,6 +113,24 @@ impl Repo {
         Ok(header.size())
     }
 
+    /// The bytes of the file at `path` in the tree of `commit`, when this clone has that
+    /// commit and the path names a regular file of at most `max` bytes (checked by its
+    /// header before it is read). `None` for anything else, a damaged object included: the
+    /// caller only looks for bytes it may use.
+    pub fn blob_at(&self, commit: &str, path: &str, max: u64) -> Option<Vec<u8>> {
+        let id = gix::ObjectId::from_hex(commit.as_bytes()).ok()?;
+        let tree = self.repo.find_commit(id).ok()?.tree().ok()?;
+        let entry = tree.lookup_entry_by_path(path).ok()??;
+        if !entry.mode().is_blob() {
+            return None;
+        }
+        let blob = entry.object_id();
+        if self.blob_size(blob).ok()? > max {
+            return None;
+        }
+        self.blob(blob).ok()
+    }
+
     /// The bytes of a blob.
     pub fn blob(&self, id: gix::ObjectId) -> Result<Vec<u8>, GitError> {
         let object = self

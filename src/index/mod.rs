@@ -23,6 +23,7 @@ pub mod symbols;
 pub mod terms;
 pub mod unpack;
 pub mod vectors;
+pub mod verify;
 pub mod walk;
 
 use std::path::PathBuf;

@@ -204,14 +204,25 @@ fn pass(
     if !opts.dry_run {
         db.save_checkpoint(&cp)?;
     }
-    let computed = db.computed_hashes()?;
+    let mut computed = db.computed_hashes()?;
+    // Imported content not checked yet counts as unknown: a tree's bytes of it are kept to
+    // check it against.
+    let unverified = db.unverified_hashes()?;
+    let known = computed.difference(&unverified).cloned().collect();
     let Found {
         walked,
         scanned,
         old,
         outside,
         left_out,
-    } = find::find_files(ws, db, &branch, opts.commit.as_deref(), &computed, obs)?;
+    } = find::find_files(ws, db, &branch, opts.commit.as_deref(), &known, obs)?;
+    if !unverified.is_empty() {
+        settle_before_tagging(ws, db, chunks, me, opts, &unverified, &scanned, &walked)?;
+        computed = db.computed_hashes()?;
+        if opts.dry_run {
+            computed.retain(|h| !unverified.contains(h));
+        }
+    }
     let entries = scanned.len();
     let mut plan = plan::plan(&scanned, &old, &computed, &outside, crate::util::unix_now());
     fill_counts(&mut stats, &plan, entries);
@@ -272,6 +283,34 @@ fn pass(
         stats,
         ..Default::default()
     })
+}
+
+/// A run tags only content it can vouch for: imported content it found a file of is checked
+/// against that file first (verified, or dropped and computed from the file by this run).
+#[allow(clippy::too_many_arguments)]
+fn settle_before_tagging(
+    ws: &Workspace,
+    db: &Db,
+    chunks: &ChunkStore,
+    me: &LockHolder,
+    opts: &IndexOptions,
+    unverified: &std::collections::HashSet<String>,
+    scanned: &[Scanned],
+    walked: &walk::Walk,
+) -> Result<(), IndexError> {
+    if opts.dry_run {
+        return Ok(());
+    }
+    lock::renew(db, me)?;
+    let max = ws.config.index.max_file_size;
+    let settled =
+        super::verify::settle_walked(db, chunks, unverified, scanned, &walked.files, max)?;
+    tracing::debug!(
+        "imported content checked: {} verified, {} dropped",
+        settled.verified,
+        settled.dropped
+    );
+    Ok(())
 }
 
 /// The checkpoint a run saves before it walks.

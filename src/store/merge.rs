@@ -5,6 +5,7 @@ use std::path::Path;
 
 use rusqlite::params;
 
+use super::unverified::UNVERIFIED;
 use super::{Db, StoreError};
 
 impl Db {
@@ -67,6 +68,11 @@ impl Db {
     /// Merge from the database at `path`: content and symbols of `missing` hashes (whose
     /// chunks the caller has already stored), and the catalog of every branch this index has
     /// not indexed. One transaction. Returns the branches added.
+    ///
+    /// All of it is another machine's word: the merged contents are listed as unverified and
+    /// every row that uses one is skipped as [`UNVERIFIED`] until `index::verify` checks it
+    /// against this clone's bytes; the rows' mtimes are zeroed, so the stat cache never takes
+    /// another checkout's size and mtime for this one's.
     pub fn merge_from(&self, path: &Path, missing: &[String]) -> Result<Vec<String>, StoreError> {
         let err = |e| self.err("merge snapshot", e);
         self.conn
@@ -123,11 +129,22 @@ impl Db {
         };
         for b in &branches {
             tx.execute(
-                "INSERT INTO catalog SELECT * FROM theirs.catalog WHERE branch = ?1",
+                "INSERT INTO catalog (workspace, branch, path, content_hash, size, mtime_ns,
+                   skip_reason, indexed_at)
+                 SELECT workspace, branch, path, content_hash, size, 0, skip_reason, indexed_at
+                 FROM theirs.catalog WHERE branch = ?1",
                 [b],
             )
             .map_err(err)?;
         }
+        tx.execute_batch("INSERT OR IGNORE INTO unverified SELECT h FROM merging;")
+            .map_err(err)?;
+        tx.execute(
+            "UPDATE catalog SET skip_reason = ?1 WHERE skip_reason IS NULL
+               AND content_hash IN (SELECT content_hash FROM unverified)",
+            [UNVERIFIED],
+        )
+        .map_err(err)?;
         tx.execute_batch("DROP TABLE merging;").map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(branches)

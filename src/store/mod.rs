@@ -23,6 +23,7 @@ pub mod merge;
 pub mod snapshot;
 pub mod sqlite;
 pub mod state;
+pub mod unverified;
 pub mod vectors;
 
 use std::path::{Path, PathBuf};

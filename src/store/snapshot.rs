@@ -267,8 +267,8 @@ mod tests {
         let conn = Connection::open(&path).unwrap();
         // Version 7's schema: no chunk tables (its chunks were in LanceDB).
         conn.execute_batch(
-            "DROP TABLE chunks; DROP TABLE chunk_text;
-             DELETE FROM schema_version WHERE version = 8;",
+            "DROP TABLE chunks; DROP TABLE chunk_text; DROP TABLE unverified;
+             DELETE FROM schema_version WHERE version >= 8;",
         )
         .unwrap();
         let Err(StoreError::BadSnapshot { why, .. }) = check(&path) else {
