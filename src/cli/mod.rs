@@ -326,8 +326,8 @@ pub(crate) fn open(dir: &std::path::Path) -> Result<git_codesearch::workspace::W
         let _ = writeln!(
             std::io::stderr(),
             "warning: {} sets {}, which only a trusted file may set: ignored (they choose where code \
-             and credentials go). Set them in your git config, or run `git codesearch trust` \
-             after reading the file.",
+             and credentials go, or what your provider is sent and how fast). Set them in your git \
+             config, or run `git codesearch trust` after reading the file.",
             git_codesearch::config::CONFIG_FILE,
             ignored.join(", ")
         );

@@ -79,6 +79,47 @@ fn another_users_repository_is_refused_as_git_refuses_it() {
 }
 
 #[test]
+fn a_committed_config_cannot_pace_the_users_own_provider() {
+    let server = Server::start(vec![], Answer::Ok);
+    let repo = TestRepo::with_files(&[("src/a.rs", "pub fn paced_marker() {}\n")]);
+    // The user's own choice of provider, in their git config.
+    for (k, v) in [
+        ("codesearch.embedProvider", "openai"),
+        ("codesearch.embedModel", "m"),
+        ("codesearch.embedUrl", server.url().as_str()),
+    ] {
+        repo.git(&["config", k, v]);
+    }
+    // A committed file that would make every request wait for ever (or overflow the wait).
+    repo.write(
+        ".codesearch.toml",
+        "[embed]\ntokens_per_minute = 1e-300\nrequests_per_second = 1e-300\nbatch_size = 1\n",
+    );
+    repo.commit_all("pacing");
+    let out = repo.run(&["index", "-q"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("embed.tokens_per_minute"), "{err}");
+    assert!(!server.seen.lock().unwrap().requests.is_empty());
+}
+
+#[test]
+fn trust_shows_the_file_it_records_escaped() {
+    let repo = TestRepo::with_files(&[("src/a.rs", "pub fn f() {}\n")]);
+    // TOML allows no control character in a valid file, but it does allow a bidirectional
+    // override, which makes a terminal show the line in another order ("Trojan Source").
+    repo.write(
+        ".codesearch.toml",
+        "# team settings \u{202e}desrever\n[search]\nn_final = 7\n",
+    );
+    let out = repo.run_ok(&["trust"], 0);
+    assert!(out.contains("n_final = 7"), "{out}");
+    assert!(out.contains("# team settings"), "{out}");
+    assert!(!out.contains('\u{202e}'), "{out:?}");
+    assert!(out.contains("\\u{202e}desrever"), "{out}");
+}
+
+#[test]
 fn a_config_parse_error_reaches_the_terminal_escaped() {
     let repo = TestRepo::with_files(&[("src/a.rs", "pub fn f() {}\n")]);
     repo.write(
