@@ -126,15 +126,21 @@ fn a_file_removed_during_the_run_is_not_an_error() {
         );
     }
     repo.commit_all("many");
-    let mut child = repo.cmd(&["index", "-q"]).spawn().unwrap();
-    // Delete files while the run walks, hashes and chunks them (spread over ~0.6 s).
-    std::thread::sleep(std::time::Duration::from_millis(40));
+    let mut run = repo.spawn_traced(&["index", "-q"]);
+    // Held at its first write once it has walked and hashed every file: the files removed
+    // now are gone while it runs, whatever the machine's speed.
+    run.wait_for("catalog read");
+    let hold = repo.hold_writes();
+    run.wait_for("planned");
     for i in (0..600).rev().step_by(3) {
-        let _ = std::fs::remove_file(repo.path().join(format!("f/file_{i}.rs")));
-        std::thread::sleep(std::time::Duration::from_millis(3));
+        repo.remove(&format!("f/file_{i}.rs"));
     }
-    let status = child.wait().unwrap();
-    assert!(status.success());
+    assert!(
+        run.child.try_wait().unwrap().is_none(),
+        "the run ended first"
+    );
+    drop(hold);
+    assert!(run.finish().success());
     // A second run settles on exactly the files that remain.
     repo.index(&[]);
     let s = repo.status(&[]);
