@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::observer::Terminal;
-use super::Outcome;
+use super::{render, Outcome};
 use git_codesearch::git::display_key;
 use git_codesearch::Error;
 
@@ -12,7 +12,12 @@ use git_codesearch::Error;
 pub fn run(dir: &Path) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
     let done = git_codesearch::index::gc::gc(&ws, &Terminal::new(false))?;
-    let dropped: Vec<String> = done.dropped.iter().map(|b| display_key(b)).collect();
+    // A dropped branch may be one an imported snapshot named: escaped for the terminal.
+    let dropped: Vec<String> = done
+        .dropped
+        .iter()
+        .map(|b| render::safe_text(&display_key(b)).into_owned())
+        .collect();
     let names = if dropped.is_empty() {
         String::new()
     } else {

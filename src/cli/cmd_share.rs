@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::Outcome;
+use super::{render, Outcome};
 use git_codesearch::git::display_key;
 use git_codesearch::Error;
 
@@ -26,9 +26,15 @@ pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
 pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
     let done = git_codesearch::index::share::import(&ws, file)?;
-    let branches: Vec<String> = done.branches.iter().map(|b| display_key(b)).collect();
+    // Branch names come from the snapshot: escaped like any text from outside.
+    let branches: Vec<String> = done
+        .branches
+        .iter()
+        .map(|b| render::safe_text(&display_key(b)).into_owned())
+        .collect();
+    let mut out = std::io::stdout();
     writeln!(
-        std::io::stdout(),
+        out,
         "imported {} contents ({} chunks); branches added: {}",
         done.contents,
         done.chunks,
@@ -39,5 +45,14 @@ pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
         }
     )
     .map_err(Error::Output)?;
+    let c = &done.checked;
+    if c.verified + c.dropped + done.unverified > 0 {
+        writeln!(
+            out,
+            "checked against this clone's files: {} verified, {} dropped (not what this clone holds), {} not checkable yet (hidden until an index run meets their files)",
+            c.verified, c.dropped, done.unverified
+        )
+        .map_err(Error::Output)?;
+    }
     Ok(Outcome::Found)
 }

@@ -17,7 +17,10 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
     let db = ws.db()?;
     let [files, skipped, contents, chunks, symbols] = db.branch_counts(&branch.key)?;
     let last = db.last_run(Some(&branch.key))?;
+    // Branch names, skip reasons and notes may come from an imported snapshot: every one is
+    // escaped for the terminal (JSON escapes them itself).
     let branches: Vec<String> = db.branches()?.iter().map(|b| display_key(b)).collect();
+    let safe = |t: &str| render::safe_text(t).into_owned();
     let size = git_codesearch::store::dir_size(&ws.index_dir);
     let stored_chunks = ws.chunk_store()?.count()?;
     let checkpoint = db.checkpoint()?;
@@ -67,14 +70,14 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
             ws.index_dir.display(),
             size as f64 / 1048576.0
         ),
-        format!("branch      {}", branch.display()),
+        format!("branch      {}", safe(&branch.display())),
         format!("files       {files} indexed, {skipped} skipped"),
         format!("content     {contents} distinct, {chunks} chunks, {symbols} symbols"),
         format!("stored      {stored_chunks} chunks for all branches"),
     ];
     lines.push(last_run_line(last.as_ref()));
     lines.push(vectors_line(model.as_deref(), coverage));
-    lines.push(format!("branches    {}", branches.join(", ")));
+    lines.push(format!("branches    {}", safe(&branches.join(", "))));
     if let Some(c) = checkpoint {
         lines.push(format!(
             "interrupted run: phase {}, {}/{} files, started {} (`git codesearch index` resumes it)",
@@ -89,12 +92,8 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
             ));
         }
     }
-    for (path, reason) in &skipped_list {
-        lines.push(format!("skipped     {}: {reason}", render::path(path)));
-    }
-    for (path, note) in &noted {
-        lines.push(format!("note        {}: {note}", render::path(path)));
-    }
+    lines.extend(listed("skipped", &skipped_list));
+    lines.extend(listed("note", &noted));
     writeln!(out, "{}", lines.join("\n")).map_err(Error::Output)?;
     Ok(Outcome::Found)
 }
@@ -130,4 +129,16 @@ fn vectors_line(model: Option<&str>, coverage: Option<(usize, usize)>) -> String
         ),
         _ => "vectors     off ([embed] provider = none)".into(),
     }
+}
+
+/// `skipped     PATH: REASON` lines (or `note`), escaped: a reason or note may come from an
+/// imported snapshot.
+fn listed<'a>(label: &'a str, rows: &'a [(String, String)]) -> impl Iterator<Item = String> + 'a {
+    rows.iter().map(move |(path, why)| {
+        format!(
+            "{label:<11} {}: {}",
+            render::path(path),
+            render::safe_text(why)
+        )
+    })
 }

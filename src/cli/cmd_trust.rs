@@ -30,10 +30,16 @@ pub fn run(dir: &Path, revoke: bool) -> Result<Outcome, Error> {
     };
     let hash = git_codesearch::util::sha256_hex(text.as_bytes());
     git_config(dir, &[KEY, &hash], &[0])?;
+    // What is trusted, exactly as recorded: the user sees the text the hash stands for
+    // (escaped: the file comes with the repository and may hold terminal escapes).
+    let mut shown = format!("trusting this {CONFIG_FILE}:\n");
+    for line in text.lines() {
+        shown.push_str(&format!("  | {}\n", super::render::safe_text(line)));
+    }
     writeln!(
         out,
-        "trusted {} (sha256 {hash}); it may now choose embedding and chat providers",
-        path.display()
+        "{shown}trusted {} (sha256 {hash}); it may now choose embedding and chat providers",
+        super::render::path(&path.display().to_string())
     )
     .map_err(Error::Output)?;
     Ok(Outcome::Found)

@@ -299,7 +299,14 @@ pub fn main() -> ExitCode {
         Ok(Outcome::NotFound) => ExitCode::from(1),
         Err(Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "{}", e.render());
+            // Messages quote what they failed on: a config file's offending line, a path, a
+            // snapshot's value. Each line is escaped like file content.
+            let text: Vec<String> = e
+                .render()
+                .lines()
+                .map(|l| render::safe_text(l).into_owned())
+                .collect();
+            let _ = writeln!(std::io::stderr(), "{}", text.join("\n"));
             if e.is_interrupted() {
                 ExitCode::from(130)
             } else {
@@ -319,8 +326,8 @@ pub(crate) fn open(dir: &std::path::Path) -> Result<git_codesearch::workspace::W
         let _ = writeln!(
             std::io::stderr(),
             "warning: {} sets {}, which only a trusted file may set: ignored (they choose where code \
-             and credentials go). Set them in your git config, or run `git codesearch trust` \
-             after reading the file.",
+             and credentials go, or what your provider is sent and how fast). Set them in your git \
+             config, or run `git codesearch trust` after reading the file.",
             git_codesearch::config::CONFIG_FILE,
             ignored.join(", ")
         );

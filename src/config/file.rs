@@ -1,7 +1,8 @@
 //! Reading `.codesearch.toml` as the untrusted file it is: never through a symbolic link
 //! (a link to a credentials file would be echoed back in a parse error), never more than
 //! [`MAX_CONFIG_BYTES`] (a link or pipe to an endless source would eat memory), and only the
-//! settings that cannot send anything anywhere unless the user trusted the file.
+//! settings that cannot send anything anywhere, nor steer the user's own provider, unless
+//! the user trusted the file.
 
 use std::io::Read;
 use std::path::Path;
@@ -71,9 +72,27 @@ fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
 
+/// Put each named field of `[embed]` that differs from its default back to the default,
+/// naming it in `dropped`.
+macro_rules! reset {
+    ($embed:expr, $defaults:expr, $dropped:expr, [$($field:ident),+ $(,)?]) => {
+        $(
+            if $embed.$field != $defaults.$field {
+                $dropped.push(concat!("embed.", stringify!($field)).to_string());
+                $embed.$field = $defaults.$field.clone();
+            }
+        )+
+    };
+}
+
 impl Config {
-    /// Put every setting that decides where code or credentials go back to its default;
-    /// returns the keys that were set otherwise.
+    /// Put every setting only a trusted file may set back to its default; returns the keys
+    /// that were set otherwise. An untrusted file may tune ranking and what is indexed
+    /// (bounded by `ranges`), and turn the local model on or off. It may not choose where
+    /// code or credentials go (a remote provider, its URL, its key variable, any `[llm]`
+    /// setting), nor what the user's provider is sent and how (the model, the vector
+    /// dimension, batch size, request and token rates, retries and timeouts): those cost the
+    /// user money or time with their own provider.
     pub(super) fn drop_untrusted(&mut self) -> Vec<String> {
         let mut dropped = Vec::new();
         let defaults = EmbedConfig::default();
@@ -82,14 +101,24 @@ impl Config {
             dropped.push(format!("embed.provider = {:?}", e.provider));
             e.provider = defaults.provider.clone();
         }
-        if e.url != defaults.url {
-            dropped.push("embed.url".to_string());
-            e.url = defaults.url;
-        }
-        if e.api_key_env != defaults.api_key_env {
-            dropped.push("embed.api_key_env".to_string());
-            e.api_key_env = defaults.api_key_env;
-        }
+        reset!(
+            e,
+            defaults,
+            dropped,
+            [
+                url,
+                api_key_env,
+                model,
+                dimension,
+                batch_size,
+                requests_per_second,
+                tokens_per_minute,
+                max_retries,
+                backoff_base_ms,
+                backoff_max_ms,
+                timeout_secs,
+            ]
+        );
         if self.llm != LlmConfig::default() {
             dropped.push("[llm]".to_string());
             self.llm = LlmConfig::default();
@@ -114,7 +143,7 @@ mod tests {
         assert_eq!(c.embed.url, EmbedConfig::default().url);
         assert_eq!(c.embed.api_key_env, "");
         assert_eq!(c.llm, LlmConfig::default());
-        assert_eq!(c.untrusted.len(), 4, "{:?}", c.untrusted);
+        assert_eq!(c.untrusted.len(), 5, "{:?}", c.untrusted);
         // Ranking settings still apply.
         assert_eq!(c.search.n_final, 7);
         // Trusting exactly this file lets it decide; any other hash does not.
@@ -131,6 +160,37 @@ mod tests {
         })
         .unwrap();
         assert_eq!(c.embed.provider, "local");
+    }
+
+    #[test]
+    fn what_a_provider_is_sent_and_how_fast_needs_a_trusted_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "[embed]\ntokens_per_minute = 1e-300\nrequests_per_second = 1e-300\nmodel = \"big\"\ndimension = 4096\nbatch_size = 2048\nmin_similarity = 0.5\n";
+        std::fs::write(dir.path().join(CONFIG_FILE), text).unwrap();
+        let c = Config::load(dir.path(), |_| None).unwrap();
+        let d = EmbedConfig::default();
+        assert_eq!(c.embed.tokens_per_minute, d.tokens_per_minute);
+        assert_eq!(c.embed.requests_per_second, d.requests_per_second);
+        assert_eq!((c.embed.model.as_str(), c.embed.dimension), ("", 0));
+        assert_eq!(c.embed.batch_size, d.batch_size);
+        for key in [
+            "model",
+            "dimension",
+            "batch_size",
+            "requests_per_second",
+            "tokens_per_minute",
+        ] {
+            let key = format!("embed.{key}");
+            assert!(c.untrusted.contains(&key), "{key}: {:?}", c.untrusted);
+        }
+        // Ranking stays the file's to tune.
+        assert_eq!(c.embed.min_similarity, 0.5);
+        // Trusted, the rates must still be ones a run can wait for.
+        let hash = crate::util::sha256_hex(text.as_bytes());
+        let err = Config::load(dir.path(), |k| (k == TRUST_KEY).then(|| hash.clone()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("embed.requests_per_second"), "{err}");
     }
 
     #[cfg(unix)]
@@ -158,31 +218,79 @@ mod tests {
         ));
     }
 
+    /// Lines of each section a property-test file may hold (each at most once, so that the
+    /// file stays valid TOML), every one of them something only a trusted file may decide or a
+    /// harmless tuning.
+    const SECTIONS: [(&str, &[&str]); 3] = [
+        (
+            "[embed]",
+            &[
+                "provider = \"openai\"",
+                "url = \"http://x.invalid\"",
+                "api_key_env = \"HOME\"",
+                "model = \"m\"",
+                "dimension = 8",
+                "batch_size = 2048",
+                "tokens_per_minute = 1e-300",
+                "requests_per_second = 0.001",
+                "min_similarity = 0.5",
+            ],
+        ),
+        (
+            "[llm]",
+            &[
+                "rewrite = true",
+                "rerank = true",
+                "model = \"m\"",
+                "url = \"http://x.invalid\"",
+            ],
+        ),
+        ("[search]", &["n_final = 3", "stemming = true"]),
+    ];
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
             std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)))]
-        /// Any file: loading never panics, and an untrusted one never picks a remote provider,
-        /// a URL, a key variable or a chat model, whatever it says.
+        /// Any file: loading never panics; a well-formed one always loads, and whatever it says
+        /// an untrusted one never picks a remote provider, a URL, a key variable, a chat
+        /// model, or what a provider is sent and how fast.
         #[test]
         fn any_file_is_read_safely(
-            keys in proptest::collection::vec(proptest::sample::select(vec![
-                "[embed]", "[llm]", "[search]", "provider = \"openai\"", "url = \"http://x.invalid\"",
-                "api_key_env = \"HOME\"", "model = \"m\"", "rewrite = true", "rerank = true",
-                "n_final = 3", "n_final = -1", "= =", "[[x]]", "\u{0}", "stemming = \"yes\"",
-            ]), 0..12),
+            picks in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<bool>(), 9), 3),
             noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
         ) {
             let dir = tempfile::tempdir().unwrap();
-            let mut text = keys.join("\n").into_bytes();
-            if noise.len() % 3 == 0 {
-                text.extend(noise);
+            let mut text = String::new();
+            for ((header, lines), pick) in SECTIONS.iter().zip(&picks) {
+                if pick[8] || lines.iter().zip(pick).any(|(_, &p)| p) {
+                    text.push_str(header);
+                    text.push('\n');
+                    for (line, _) in lines.iter().zip(pick).filter(|(_, &p)| p) {
+                        text.push_str(line);
+                        text.push('\n');
+                    }
+                }
             }
-            std::fs::write(dir.path().join(CONFIG_FILE), &text).unwrap();
-            if let Ok(c) = Config::load(dir.path(), |_| None) {
-                proptest::prop_assert!(matches!(c.embed.provider.as_str(), "local" | "none"));
-                proptest::prop_assert_eq!(&c.embed.url, &EmbedConfig::default().url);
-                proptest::prop_assert_eq!(&c.embed.api_key_env, "");
-                proptest::prop_assert_eq!(&c.llm, &LlmConfig::default());
+            let mut bytes = text.into_bytes();
+            let noisy = noise.len() % 4 == 0;
+            if noisy {
+                bytes.extend(noise);
+            }
+            std::fs::write(dir.path().join(CONFIG_FILE), &bytes).unwrap();
+            match Config::load(dir.path(), |_| None) {
+                Ok(c) => {
+                    let d = EmbedConfig::default();
+                    proptest::prop_assert!(matches!(c.embed.provider.as_str(), "local" | "none"));
+                    proptest::prop_assert_eq!(&c.embed.url, &d.url);
+                    proptest::prop_assert_eq!(&c.embed.api_key_env, "");
+                    proptest::prop_assert_eq!(&c.embed.model, "");
+                    proptest::prop_assert_eq!(c.embed.dimension, 0);
+                    proptest::prop_assert_eq!(c.embed.batch_size, d.batch_size);
+                    proptest::prop_assert_eq!(c.embed.tokens_per_minute, d.tokens_per_minute);
+                    proptest::prop_assert_eq!(c.embed.requests_per_second, d.requests_per_second);
+                    proptest::prop_assert_eq!(&c.llm, &LlmConfig::default());
+                }
+                Err(e) => proptest::prop_assert!(noisy, "a well-formed file was refused: {}", e),
             }
         }
     }

@@ -82,8 +82,10 @@ pub const RANGES: &[Range] = &[
     range!("embed.batch_size", embed.batch_size, 1, 2048),
     // 0: whatever the model returns; the largest models in use return 4,096.
     range!("embed.dimension", embed.dimension, 0, 16_384),
-    range!("embed.requests_per_second", embed.requests_per_second, > 0),
-    range!("embed.tokens_per_minute", embed.tokens_per_minute, > 0),
+    // A request waits at most 10 s for its turn, and a rate is never too small to turn into
+    // a wait (`1e-300` overflowed it).
+    range!("embed.requests_per_second", embed.requests_per_second, 0.1, 100_000),
+    range!("embed.tokens_per_minute", embed.tokens_per_minute, 1_000, 1e12),
     range!("llm.timeout_secs", llm.timeout_secs, 0, 600),
     range!("llm.rerank_top", llm.rerank_top, 1, 100),
 ];
@@ -124,17 +126,26 @@ mod tests {
     }
 
     #[test]
-    fn a_committed_file_cannot_ask_for_a_huge_vector_dimension() {
+    fn a_vector_dimension_is_bounded_even_from_a_trusted_file() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join(crate::config::CONFIG_FILE);
-        std::fs::write(&file, "[embed]\ndimension = 1000000\n").unwrap();
-        let err = Config::load(dir.path(), |_| None).unwrap_err().to_string();
+        let trusting = |text: &str| {
+            let hash = crate::util::sha256_hex(text.as_bytes());
+            move |k: &str| (k == crate::config::TRUST_KEY).then(|| hash.clone())
+        };
+        let huge = "[embed]\ndimension = 1000000\n";
+        std::fs::write(&file, huge).unwrap();
+        let err = Config::load(dir.path(), trusting(huge))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("embed.dimension"), "{err}");
-        std::fs::write(&file, "[embed]\ndimension = 384\n").unwrap();
-        assert_eq!(
-            Config::load(dir.path(), |_| None).unwrap().embed.dimension,
-            384
-        );
+        let fine = "[embed]\ndimension = 384\n";
+        std::fs::write(&file, fine).unwrap();
+        let c = Config::load(dir.path(), trusting(fine)).unwrap();
+        assert_eq!(c.embed.dimension, 384);
+        // Untrusted, the file does not choose it at all.
+        let c = Config::load(dir.path(), |_| None).unwrap();
+        assert_eq!(c.embed.dimension, 0);
     }
 
     #[test]

@@ -3,6 +3,10 @@
 
 use std::time::{Duration, Instant};
 
+/// Longest wait for a request's turn. A batch larger than a minute's allowance goes after a
+/// minute (the server's 429s pace the rest); the index lock is held all the while.
+pub const MAX_WAIT: Duration = Duration::from_secs(60);
+
 /// A token bucket: `rate` units per second, holding at most `burst`.
 #[derive(Debug)]
 pub struct Bucket {
@@ -34,7 +38,10 @@ impl Bucket {
         if self.level >= 0.0 {
             Duration::ZERO
         } else {
-            Duration::from_secs_f64(-self.level / self.rate)
+            // A wait too long for a `Duration` (a rate of `1e-300`) is as long as any.
+            Duration::try_from_secs_f64(-self.level / self.rate)
+                .unwrap_or(MAX_WAIT)
+                .min(MAX_WAIT)
         }
     }
 }
@@ -82,5 +89,14 @@ mod tests {
             wait > Duration::from_millis(50) && wait <= Duration::from_millis(100),
             "{wait:?}"
         );
+    }
+
+    #[test]
+    fn a_rate_too_small_to_wait_for_never_panics_or_waits_long() {
+        let mut b = Bucket::new(1e-300 / 60.0, 1e-300);
+        let wait = b.take(5000.0);
+        assert!(wait <= Duration::from_secs(60), "{wait:?}");
+        let mut b = Bucket::new(f64::MIN_POSITIVE, 1.0);
+        assert!(b.take(2.0) <= Duration::from_secs(60));
     }
 }

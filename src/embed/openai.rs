@@ -161,6 +161,14 @@ impl OpenAi {
         if out.len() != n {
             return Err(bad(format!("{} vectors for {n} inputs", out.len())));
         }
+        // Exactly one vector per input: a repeated index (and so a missing one) would store
+        // one chunk's vector under another chunk's id.
+        if let Some((pos, (index, _))) = out.iter().enumerate().find(|(p, (i, _))| *i != *p as u64)
+        {
+            return Err(bad(format!(
+                "vector {pos} has index {index}: each input must have exactly one"
+            )));
+        }
         let dim = out[0].1.len();
         let want = if self.cfg.dimension > 0 {
             self.cfg.dimension
@@ -232,5 +240,31 @@ mod tests {
         let shown = redact_key(&body, Some(key));
         assert!(!shown.contains("sk-secr"), "{shown}");
         assert!(shown.ends_with("***"), "{shown}");
+    }
+
+    #[test]
+    fn every_input_gets_exactly_one_vector() {
+        let cfg = EmbedConfig {
+            provider: "openai".into(),
+            model: "m".into(),
+            ..EmbedConfig::default()
+        };
+        let api = OpenAi::new(&cfg).unwrap();
+        let answer = |indices: &[u64]| {
+            let data: Vec<Value> = indices
+                .iter()
+                .map(|i| json!({"index": i, "embedding": [*i as f64, 1.0]}))
+                .collect();
+            json!({ "data": data }).to_string()
+        };
+        assert_eq!(
+            api.parse(&answer(&[1, 0]), 2).unwrap(),
+            [vec![0.0, 1.0], vec![1.0, 1.0]]
+        );
+        // Two vectors for input 0 and none for input 1 would store one chunk's vector under
+        // another chunk's id; an index past the inputs is as wrong.
+        for bad in [&[0, 0][..], &[0, 2], &[1, 1]] {
+            assert!(api.parse(&answer(bad), 2).is_err(), "{bad:?}");
+        }
     }
 }

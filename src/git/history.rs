@@ -3,6 +3,11 @@
 //! a query against past commit messages. Trees are compared entry by entry and
 //! identical subtrees are skipped, so a commit costs a few tree reads, not a full listing;
 //! blobs are never read (rename detection would need them, and it is not worth it here).
+//!
+//! History is untrusted and read on every run after HEAD moves (hooks included), so its
+//! sizes are bounded before anything is allocated: a commit object over
+//! [`HistoryLimits::commit_bytes`] (by its header) is not walked, each message is cut to
+//! `message_bytes` and all of them together to `log_bytes`.
 
 use std::collections::BTreeMap;
 
@@ -18,6 +23,13 @@ pub struct HistoryLimits {
     /// Commits changing more files than this are left out (reformatting, vendoring,
     /// releases): they say nothing about which files belong together.
     pub max_files: usize,
+    /// Commit objects larger than this (by their header) are not walked, nor their
+    /// history behind them: a crafted commit of gigabytes is never decompressed.
+    pub commit_bytes: u64,
+    /// Each message is cut to its first this many bytes.
+    pub message_bytes: usize,
+    /// All messages together are cut to this many bytes (later commits get none).
+    pub log_bytes: usize,
 }
 
 /// One commit of a history read.
@@ -31,6 +43,21 @@ pub struct Commit {
     pub files: Vec<String>,
 }
 
+/// Most bytes of one message ever decoded: the object is bounded already
+/// ([`HistoryLimits::commit_bytes`]); this bounds the text made from it.
+const MAX_DECODED: usize = 1 << 20;
+
+/// Cut `text` to at most `max` bytes, at a character boundary.
+fn cut(text: &mut String, max: usize) {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+}
+
 impl Repo {
     /// The newest non-merge commits reachable from `head` that change between one and
     /// `limits.max_files` files, newest first (root commits count every file they add).
@@ -40,12 +67,19 @@ impl Repo {
         limits: HistoryLimits,
     ) -> Result<Vec<Commit>, GitError> {
         let tip = gix::ObjectId::from_hex(head.as_bytes()).map_err(GitError::rev(head))?;
+        let repo = &self.repo;
+        // Asked of each commit before the walk reads it (from its header only).
+        let small = move |id: &gix::oid| {
+            repo.find_header(id)
+                .is_ok_and(|h| h.size() <= limits.commit_bytes)
+        };
         let walk = self
             .repo
             .rev_walk([tip])
-            .all()
+            .selected(small)
             .map_err(GitError::rev(head))?;
         let mut out = Vec::new();
+        let mut log_room = limits.log_bytes;
         for info in walk {
             if out.len() >= limits.commits {
                 break;
@@ -54,7 +88,11 @@ impl Repo {
                 .map_err(BoxError::from)
                 .and_then(|info| self.commit_changes(info, limits.max_files));
             match changes {
-                Ok(Some(changed)) => out.push(changed),
+                Ok(Some(mut changed)) => {
+                    cut(&mut changed.message, limits.message_bytes.min(log_room));
+                    log_room -= changed.message.len();
+                    out.push(changed);
+                }
                 Ok(None) => {}
                 // A shallow clone's history ends at a commit whose parent is not here: what
                 // was read before it still counts.
@@ -80,7 +118,11 @@ impl Repo {
             Ok(self.repo.find_commit(id)?.tree_id()?.detach())
         };
         let commit = self.repo.find_commit(info.id)?;
-        let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
+        // At most what could be kept is decoded (the object itself is bounded by the walk).
+        let raw = commit.message_raw_sloppy();
+        let message = raw[..raw.len().min(MAX_DECODED)]
+            .to_str_lossy()
+            .into_owned();
         let new = commit.tree_id()?.detach();
         let old = parents.first().map(|&p| tree_of(p)).transpose()?;
         let mut changed = Vec::new();

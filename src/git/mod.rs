@@ -1,5 +1,9 @@
 //! The repository as git sees it, through `gix`: where the work tree and the common git dir
 //! are, which branch is checked out (or which commit, when detached), and git config values.
+//!
+//! A repository owned by another user is refused, as git refuses it ("dubious ownership"),
+//! unless the user's own (global or system) `safe.directory` lists it: its `.git/config` is
+//! that user's, and `codesearch.*` settings there choose where code and API keys go.
 
 pub mod history;
 pub mod hooks;
@@ -20,6 +24,11 @@ pub enum GitError {
     /// A bare repository has no work tree to index.
     #[error("{path} is a bare repository: there is no work tree to index")]
     Bare { path: PathBuf },
+    /// The repository belongs to another user and `safe.directory` does not list it.
+    #[error(
+        "detected dubious ownership in repository at {path}: it is not owned by the current user"
+    )]
+    NotOwned { path: PathBuf },
     /// HEAD could not be read.
     #[error("cannot read HEAD of {path}")]
     Head {
@@ -68,6 +77,10 @@ impl GitError {
             GitError::Bare { .. } => {
                 Some("clone or `git worktree add` a work tree and run git codesearch there".into())
             }
+            GitError::NotOwned { path } => Some(format!(
+                "its configuration is another user's; if you trust it, run `git config --global --add safe.directory {}`",
+                path.display()
+            )),
             _ => None,
         }
     }
@@ -131,6 +144,15 @@ impl Repo {
             path: dir.to_path_buf(),
             source: Box::new(e),
         })?;
+        // gix lowers the trust of a git dir or work tree another user owns, and raises it
+        // back only for a `safe.directory` of the user's global or system config; git itself
+        // refuses such a repository, and so do we (its local config is not the user's).
+        if repo.git_dir_trust() != gix::sec::Trust::Full {
+            let path = repo.workdir().unwrap_or(repo.git_dir());
+            return Err(GitError::NotOwned {
+                path: path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
+            });
+        }
         let workdir = match repo.workdir() {
             Some(w) => w.to_path_buf(),
             None => {
@@ -207,11 +229,14 @@ impl Repo {
         Ok(names)
     }
 
-    /// A git config value (`section.key`), as a string.
+    /// A git config value (`section.key`), as a string, from fully trusted files only: a
+    /// value from a file gix trusts only partly (another user's) is never taken, whatever
+    /// the ownership check above decided.
     pub fn config_value(&self, key: &str) -> Option<String> {
         self.repo
             .config_snapshot()
-            .string(key)
+            .plumbing()
+            .string_filter(key, gix::config::section::is_trusted)
             .map(|v| v.to_string())
     }
 

@@ -64,9 +64,9 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
             chunks: Vec::new(),
         }
     };
-    let bytes = match f.read() {
+    let bytes = match f.read(cfg.max_file_size) {
         Ok(b) => b,
-        Err(e) => return skip(scanned, quality::SkipReason::Unreadable(e.to_string())),
+        Err(reason) => return skip(scanned, reason),
     };
     scanned.size = bytes.len() as u64;
     scanned.content_hash = crate::util::sha256_hex(&bytes);

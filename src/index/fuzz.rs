@@ -1,6 +1,7 @@
 //! Property tests (proptest) of chunking and symbol extraction over arbitrary input in every
 //! supported language: no panic, every chunk's line range inside the file, chunk text equal
-//! to those lines, every non-blank line covered, symbols inside the file.
+//! to those lines, every non-blank line covered, symbols inside the file, and all of it
+//! passing the importer's check (`index::verify`).
 
 use proptest::prelude::*;
 
@@ -96,7 +97,8 @@ fn check(language: &'static str, text: &str, chunker: &mut Chunker, tagger: &mut
             i + 1
         );
     }
-    for s in tagger.symbols(language, text) {
+    let symbols = tagger.symbols(language, text);
+    for s in &symbols {
         assert!(
             1 <= s.start_line && s.start_line <= s.end_line && s.end_line <= n,
             "{language}: symbol {} at {}-{} outside 1-{n}",
@@ -104,6 +106,35 @@ fn check(language: &'static str, text: &str, chunker: &mut Chunker, tagger: &mut
             s.start_line,
             s.end_line
         );
+    }
+    // What this build computes is always true of its bytes (`index::verify`): an imported
+    // copy of it passes the importer's check.
+    let hash = crate::util::sha256_hex(text.as_bytes());
+    let stored = super::verify::Stored {
+        row: crate::store::unverified::ContentRow {
+            language: language.to_string(),
+            n_chunks: chunks.len(),
+            n_symbols: symbols.len(),
+            size: text.len() as u64,
+        },
+        chunks: chunks
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| crate::store::ChunkRow {
+                id: format!("{hash}:{i}"),
+                content_hash: hash.clone(),
+                filepath: "f".into(),
+                language: language.to_string(),
+                content: c.text,
+                start_line: c.start_line,
+                end_line: c.end_line,
+            })
+            .collect(),
+        symbols,
+        hash,
+    };
+    if let Err(why) = super::verify::check(text.as_bytes(), &stored) {
+        panic!("{language}: computed content fails verification: {why}\n{text:?}");
     }
 }
 

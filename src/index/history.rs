@@ -16,10 +16,15 @@ use crate::store::{Db, StoreError};
 
 /// How much history is read: the newest 1,000 non-merge commits, leaving out those that
 /// change more than 20 files (measured with `bench/cochange_sim.py`: 300 commits find
-/// less, 3,000 no more).
+/// less, 3,000 no more). Sizes are bounded too (history is untrusted): commit objects of at
+/// most 1 MiB, each message's first 64 KiB (a long message is a few kilobytes), 8 MiB of
+/// messages in all.
 pub const LIMITS: HistoryLimits = HistoryLimits {
     commits: 1000,
     max_files: 20,
+    commit_bytes: 1 << 20,
+    message_bytes: 64 << 10,
+    log_bytes: 8 << 20,
 };
 /// Fewest shared commits for a pair to be kept.
 pub const MIN_TOGETHER: i64 = 3;

@@ -1,8 +1,9 @@
 //! The index lock: one index run at a time per index directory. The holder is named by pid,
 //! process start time and host. On this host the holder's process decides: alive, it keeps
-//! the lock however long it runs; gone, the lock is taken over at once. The lease only
-//! decides for a holder on another host (an index on a shared disk). A second run waits (up
-//! to a limit) and then names the holder.
+//! the lock however long it runs; gone, the lock is taken over at once. The lease decides
+//! for a holder on another host (an index on a shared disk), and for one whose start time
+//! cannot be compared (a pid alone may have been reused). A second run waits (up to a
+//! limit) and then names the holder.
 
 use std::time::{Duration, Instant};
 
@@ -71,8 +72,11 @@ pub fn acquire(
     }
 }
 
-/// Whether the holder's process exists: known only on this host (`None` elsewhere). A pid
-/// reused by another process (another start time) is not the holder.
+/// Whether the holder's process exists: known only on this host, and only when its start
+/// time can be compared (`None` otherwise: the lease decides). A pid reused by another
+/// process (another start time) is not the holder; a live pid whose start time is unknown
+/// (not recorded, or unreadable here) may be anyone's, so it does not keep the lock past its
+/// lease.
 pub fn liveness(holder: &LockHolder) -> Option<bool> {
     if holder.host != hostname() {
         return None;
@@ -80,10 +84,10 @@ pub fn liveness(holder: &LockHolder) -> Option<bool> {
     if !pid_alive(holder.pid) {
         return Some(false);
     }
-    Some(match process_start(holder.pid) {
-        Some(start) => holder.pid_start.is_empty() || start == holder.pid_start,
-        None => true,
-    })
+    match process_start(holder.pid) {
+        Some(start) if !holder.pid_start.is_empty() => Some(start == holder.pid_start),
+        _ => None,
+    }
 }
 
 /// True when the holder's process is known to be gone (same host only).
@@ -240,5 +244,22 @@ mod tests {
             db.unlock(&first).unwrap(),
             "the deferred request must be reported"
         );
+    }
+
+    #[test]
+    fn a_holder_whose_start_time_is_unknown_keeps_the_lock_only_for_its_lease() {
+        // Recorded without a start time (where it could not be read): its pid may have been
+        // reused by any live process, so only the lease can say it is still running.
+        let unknown = LockHolder {
+            pid_start: String::new(),
+            expires_at: crate::util::unix_now() - 1,
+            ..me()
+        };
+        assert!(is_stale(&unknown));
+        let leased = LockHolder {
+            expires_at: crate::util::unix_now() + LEASE_SECS,
+            ..unknown
+        };
+        assert!(!is_stale(&leased));
     }
 }

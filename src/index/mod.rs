@@ -5,6 +5,7 @@
 pub mod chunk;
 mod compute;
 pub mod doctor;
+mod find;
 #[cfg(test)]
 mod fuzz;
 pub mod gc;
@@ -25,6 +26,7 @@ mod symbols_langs;
 pub mod terms;
 pub mod unpack;
 pub mod vectors;
+pub mod verify;
 pub mod walk;
 
 use std::path::PathBuf;

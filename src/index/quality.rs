@@ -44,8 +44,6 @@ pub enum SkipReason {
     NonUtf8Name,
     /// The file could not be read (it vanished, or permissions).
     Unreadable(String),
-    /// A tree entry git itself would refuse to check out (`..`, `.git`, an absolute path).
-    UnsafePath,
 }
 
 impl std::fmt::Display for SkipReason {
@@ -73,7 +71,6 @@ impl std::fmt::Display for SkipReason {
             SkipReason::Submodule => write!(f, "git submodule"),
             SkipReason::NonUtf8Name => write!(f, "file name is not valid UTF-8"),
             SkipReason::Unreadable(e) => write!(f, "unreadable: {e}"),
-            SkipReason::UnsafePath => write!(f, "unsafe path (git would refuse to check it out)"),
         }
     }
 }

@@ -2,13 +2,12 @@
 //! plan, compute new content in checkpointed batches, commit the branch in one transaction,
 //! then clean up deleted content and refresh the full-text index.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::compute::{compute_one, Computed};
+use super::find::{self, Found};
 use super::lock::{self, Contention};
 use super::observe::{Event, Observer, Phase};
 use super::plan::{self, Plan, Scanned};
@@ -17,7 +16,7 @@ use super::walk::WalkedFile;
 use super::{rev, scan, walk, IndexError};
 use crate::config::IndexConfig;
 use crate::git::BranchRef;
-use crate::store::catalog::{CatalogRow, ComputedContent, RunStats};
+use crate::store::catalog::{ComputedContent, RunStats};
 use crate::store::state::{Checkpoint, LockHolder};
 use crate::store::{ChunkRow, ChunkStore, Db};
 use crate::workspace::Workspace;
@@ -205,23 +204,31 @@ fn pass(
     if !opts.dry_run {
         db.save_checkpoint(&cp)?;
     }
-    let computed = db.computed_hashes()?;
-    let (walked, scanned, old, outside) = match &opts.commit {
-        Some(c) => {
-            let g = rev::gather(&ws.repo, c, &computed, &ws.config.index)?;
-            let old = db.branch_catalog(&branch.key)?;
-            (g.walk, g.scanned, old, db.hashes_used_outside(&branch.key)?)
+    let mut computed = db.computed_hashes()?;
+    // Imported content not checked yet counts as unknown: a tree's bytes of it are kept to
+    // check it against.
+    let unverified = db.unverified_hashes()?;
+    let known = computed.difference(&unverified).cloned().collect();
+    let Found {
+        walked,
+        scanned,
+        old,
+        outside,
+        left_out,
+    } = find::find_files(ws, db, &branch, opts.commit.as_deref(), &known, obs)?;
+    if !unverified.is_empty() {
+        settle_before_tagging(ws, db, chunks, me, opts, &unverified, &scanned, &walked)?;
+        computed = db.computed_hashes()?;
+        if opts.dry_run {
+            computed.retain(|h| !unverified.contains(h));
         }
-        None => {
-            let view = db.catalog_view(&branch.key)?;
-            tracing::debug!("catalog read");
-            let (walked, scanned) = walk_and_scan(ws, db, &branch, &view.by_path, obs)?;
-            (walked, scanned, view.branch_rows, view.used_outside)
-        }
-    };
+    }
     let entries = scanned.len();
     let mut plan = plan::plan(&scanned, &old, &computed, &outside, crate::util::unix_now());
     fill_counts(&mut stats, &plan, entries);
+    // Tree entries left out (unsafe or over-long paths) are skipped, but never stored.
+    stats.files += left_out;
+    stats.skipped += left_out;
     tracing::debug!("planned");
     if !opts.dry_run && opts.commit.is_none() {
         let now = crate::util::unix_now();
@@ -278,6 +285,34 @@ fn pass(
     })
 }
 
+/// A run tags only content it can vouch for: imported content it found a file of is checked
+/// against that file first (verified, or dropped and computed from the file by this run).
+#[allow(clippy::too_many_arguments)]
+fn settle_before_tagging(
+    ws: &Workspace,
+    db: &Db,
+    chunks: &ChunkStore,
+    me: &LockHolder,
+    opts: &IndexOptions,
+    unverified: &std::collections::HashSet<String>,
+    scanned: &[Scanned],
+    walked: &walk::Walk,
+) -> Result<(), IndexError> {
+    if opts.dry_run {
+        return Ok(());
+    }
+    lock::renew(db, me)?;
+    let max = ws.config.index.max_file_size;
+    let settled =
+        super::verify::settle_walked(db, chunks, unverified, scanned, &walked.files, max)?;
+    tracing::debug!(
+        "imported content checked: {} verified, {} dropped",
+        settled.verified,
+        settled.dropped
+    );
+    Ok(())
+}
+
 /// The checkpoint a run saves before it walks.
 fn first_checkpoint(stats: &RunStats, workspace: &str) -> Checkpoint {
     Checkpoint {
@@ -308,31 +343,6 @@ fn files_to_compute<'w>(
         })
         .map(|j| &walked.files[j])
         .collect()
-}
-
-/// Walk the work tree and hash what changed (reusing the stat cache), with progress.
-fn walk_and_scan(
-    ws: &Workspace,
-    db: &Db,
-    branch: &BranchRef,
-    cache: &HashMap<String, Vec<CatalogRow>>,
-    obs: &dyn Observer,
-) -> Result<(walk::Walk, Vec<Scanned>), IndexError> {
-    let walked = walk::walk(&ws.workdir);
-    tracing::debug!("work tree walked");
-    if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
-        db.clear_checkpoint()?;
-        return Err(IndexError::Empty {
-            path: ws.workdir.clone(),
-        });
-    }
-    obs.start(Phase::Scanning, walked.files.len());
-    let done = AtomicUsize::new(0);
-    let tick = || obs.progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-    let scanned = scan::scan(&walked, cache, &ws.config.index, &tick);
-    obs.finish();
-    tracing::debug!("files scanned");
-    Ok((walked, scanned))
 }
 
 /// Bring the branch's files-that-change-together up to its head commit (after the catalog

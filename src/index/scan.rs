@@ -97,14 +97,12 @@ pub fn read_and_hash(f: &WalkedFile, cfg: &IndexConfig) -> Scanned {
         content_hash: String::new(),
         skip_reason: None,
     };
-    if f.size > cfg.max_file_size {
-        // Too large to index: hash the metadata only, the bytes are never read.
-        s.content_hash =
-            crate::util::sha256_hex(format!("large:{}:{}", f.size, f.mtime_ns).as_bytes());
-        s.skip_reason = Some(SkipReason::TooLarge(f.size).to_string());
-        return s;
-    }
-    match f.read() {
+    let read = if f.size > cfg.max_file_size {
+        Err(SkipReason::TooLarge(f.size))
+    } else {
+        f.read(cfg.max_file_size)
+    };
+    match read {
         Ok(bytes) => {
             s.size = bytes.len() as u64;
             s.content_hash = crate::util::sha256_hex(&bytes);
@@ -112,7 +110,14 @@ pub fn read_and_hash(f: &WalkedFile, cfg: &IndexConfig) -> Scanned {
                 s.skip_reason = Some(reason.to_string());
             }
         }
-        Err(e) => s.skip_reason = Some(SkipReason::Unreadable(e.to_string()).to_string()),
+        Err(SkipReason::TooLarge(size)) => {
+            // Too large to index: hash the metadata only, the bytes are never read whole.
+            s.size = size;
+            s.content_hash =
+                crate::util::sha256_hex(format!("large:{size}:{}", f.mtime_ns).as_bytes());
+            s.skip_reason = Some(SkipReason::TooLarge(size).to_string());
+        }
+        Err(reason) => s.skip_reason = Some(reason.to_string()),
     }
     s
 }

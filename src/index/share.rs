@@ -2,9 +2,11 @@
 //! `VACUUM INTO`, less its derived full-text tables, plus the LanceDB directory of vectors,
 //! in one tar file) and `import FILE` merges one
 //! into the local index. Content is keyed by SHA-256 of file bytes, so a snapshot built by CI
-//! on another clone is safe to merge: only content this index lacks is copied, branches this
+//! on another clone can be merged: only content this index lacks is copied, branches this
 //! index has not indexed are added, and the next `index` run tags whatever matches the work
-//! tree instead of computing it.
+//! tree instead of computing it. What a snapshot says about a content is shown only once it
+//! is checked against this clone's own bytes of it (`verify`): at import, from the object
+//! database; later, by the index run that meets the file.
 
 use std::collections::HashSet;
 use std::fs::File;
@@ -28,6 +30,11 @@ pub struct Imported {
     pub chunks: usize,
     /// Branches added to the catalog.
     pub branches: Vec<String>,
+    /// Of the contents, those checked against this clone's objects: verified (shown), or
+    /// dropped for not matching.
+    pub checked: super::verify::Settled,
+    /// Contents this clone has no bytes of yet: hidden until an index run meets their files.
+    pub unverified: usize,
 }
 
 /// Run `f` holding the index lock.
@@ -123,10 +130,14 @@ fn merge(
     }
     done.branches = db.merge_from(&dir.join(DB_FILE), &missing)?;
     done.contents = missing.len();
+    // Shown only once checked against this clone's own bytes (see `verify`).
+    let max = ws.config.index.max_file_size;
+    done.checked = super::verify::settle_from_objects(&ws.repo, db, &chunks, max)?;
+    done.unverified = db.unverified_hashes()?.len();
     if done.chunks > 0 {
         chunks.refresh_fts(ws.config.search.stemming)?;
     }
-    // Whole-file terms are not copied (their table keeps no text): rebuild them from the chunks.
+    // Whole-file terms never travel (derived data): rebuild them from the chunks.
     super::terms::backfill(db, &chunks)?;
     Ok(done)
 }

@@ -10,9 +10,9 @@ use crate::store::catalog::Symbol;
 use crate::text::lang;
 
 /// Longest signature kept, in characters.
-const MAX_SIGNATURE: usize = 200;
+pub(crate) const MAX_SIGNATURE: usize = 200;
 /// Longest doc comment kept, in characters.
-const MAX_DOC: usize = 1000;
+pub(crate) const MAX_DOC: usize = 1000;
 
 /// Reusable tag extraction state, for one thread.
 pub struct Tagger {

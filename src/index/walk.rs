@@ -3,12 +3,14 @@
 //! treat dot-files specially). Symlinks, submodules and non-UTF-8 names are reported, not
 //! followed.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use ignore::{WalkBuilder, WalkState};
 
 use super::quality::SkipReason;
+use crate::util::files::{read_beneath, Bounded};
 
 /// A regular file found in the work tree, or a blob of a commit that is not checked out.
 #[derive(Debug, Clone)]
@@ -26,19 +28,29 @@ pub struct WalkedFile {
 /// Where a file's bytes are read from.
 #[derive(Debug, Clone)]
 pub enum Source {
-    /// A file in the work tree, at this absolute path.
-    Disk(PathBuf),
+    /// A file in the work tree: `rel` below the top of the work tree, `root`.
+    Disk { root: Arc<Path>, rel: PathBuf },
     /// Bytes already read from the object database (`--rev`). Tree paths are never used
     /// to write files: a crafted tree (`..`, `.git`) must not reach the file system.
-    Memory(std::sync::Arc<Vec<u8>>),
+    Memory(Arc<Vec<u8>>),
 }
 
 impl WalkedFile {
-    /// The file's bytes.
-    pub fn read(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
+    /// The file's bytes, at most `max` of them. The work tree may have changed since the
+    /// walk: a path that now goes through a symbolic link, or a file that is no longer
+    /// regular (a FIFO would block), is unreadable, and a file that grew past `max` is too
+    /// large (see `util::files`).
+    pub fn read(&self, max: u64) -> Result<Cow<'_, [u8]>, SkipReason> {
+        let unreadable = |e: std::io::Error| SkipReason::Unreadable(e.to_string());
         match &self.source {
-            Source::Disk(path) => std::fs::read(path).map(std::borrow::Cow::Owned),
-            Source::Memory(bytes) => Ok(std::borrow::Cow::Borrowed(bytes.as_slice())),
+            Source::Disk { root, rel } => match read_beneath(root, rel, max).map_err(unreadable)? {
+                Bounded::Bytes(bytes) => Ok(Cow::Owned(bytes)),
+                Bounded::TooLarge(size) => Err(SkipReason::TooLarge(size)),
+            },
+            Source::Memory(bytes) if bytes.len() as u64 > max => {
+                Err(SkipReason::TooLarge(bytes.len() as u64))
+            }
+            Source::Memory(bytes) => Ok(Cow::Borrowed(bytes.as_slice())),
         }
     }
 }
@@ -55,7 +67,7 @@ pub struct Walk {
 /// Walk the work tree at `root`.
 pub fn walk(root: &Path) -> Walk {
     let found = Mutex::new(Walk::default());
-    let root_buf = root.to_path_buf();
+    let root_buf: Arc<Path> = Arc::from(root);
     WalkBuilder::new(root)
         .hidden(false)
         .parents(false)
@@ -103,7 +115,7 @@ enum Visit {
     Nothing,
 }
 
-fn visit(root: &Path, entry: &ignore::DirEntry) -> Visit {
+fn visit(root: &Arc<Path>, entry: &ignore::DirEntry) -> Visit {
     let Some(ft) = entry.file_type() else {
         return Visit::Nothing;
     };
@@ -140,7 +152,10 @@ fn visit(root: &Path, entry: &ignore::DirEntry) -> Visit {
     match entry.metadata() {
         Ok(meta) => Visit::File(WalkedFile {
             rel,
-            source: Source::Disk(path.to_path_buf()),
+            source: Source::Disk {
+                root: root.clone(),
+                rel: rel_path.to_path_buf(),
+            },
             size: meta.len(),
             mtime_ns: crate::util::mtime_ns(&meta),
         }),

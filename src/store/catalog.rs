@@ -41,6 +41,21 @@ pub struct Symbol {
     pub doc: Option<String>,
 }
 
+impl Symbol {
+    /// A symbol from the columns `name, kind, start_line, end_line, signature, doc` of a row,
+    /// starting at column `at`.
+    pub(crate) fn from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Symbol> {
+        Ok(Symbol {
+            name: r.get(at)?,
+            kind: r.get(at + 1)?,
+            start_line: r.get(at + 2)?,
+            end_line: r.get(at + 3)?,
+            signature: r.get(at + 4)?,
+            doc: r.get(at + 5)?,
+        })
+    }
+}
+
 /// The metadata of one computed content hash, written once its chunks are stored.
 #[derive(Debug, Clone)]
 pub struct ComputedContent {
@@ -451,10 +466,12 @@ pub(crate) fn delete_content_rows(
     let mut content = tx.prepare_cached("DELETE FROM content WHERE content_hash = ?1")?;
     let mut snippets = tx.prepare_cached("DELETE FROM snippets WHERE content_hash = ?1")?;
     let mut embedded = tx.prepare_cached("DELETE FROM embedded WHERE content_hash = ?1")?;
+    let mut unverified = tx.prepare_cached("DELETE FROM unverified WHERE content_hash = ?1")?;
     for h in hashes {
         content.execute([h])?;
         snippets.execute([h])?;
         embedded.execute([h])?;
+        unverified.execute([h])?;
     }
     super::fileterms::delete_terms(tx, hashes)
 }

@@ -8,8 +8,9 @@ use rusqlite::params;
 use super::{Db, StoreError};
 
 /// Tables and views every index of the current schema has.
-const EXPECTED: [&str; 10] = [
+const EXPECTED: [&str; 11] = [
     "content",
+    "unverified",
     "file_terms",
     "embedded",
     "catalog",
@@ -110,18 +111,22 @@ impl Db {
         tx.commit().map_err(|e| self.err("forget content", e))
     }
 
-    /// Up to `n` indexed paths of `branch`, spread over the catalog.
-    pub fn sample_paths(&self, branch: &str, n: usize) -> Result<Vec<String>, StoreError> {
+    /// Up to `n` indexed files of `branch` (path, content hash), spread over the catalog.
+    pub fn sample_paths(
+        &self,
+        branch: &str,
+        n: usize,
+    ) -> Result<Vec<(String, String)>, StoreError> {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT path FROM catalog WHERE branch = ?1 AND skip_reason IS NULL
+                "SELECT path, content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL
                  ORDER BY content_hash LIMIT ?2",
             )
             .map_err(|e| self.err("sample paths", e))?;
         let rows = stmt
-            .query_map(params![branch, n as i64], |r| r.get(0))
-            .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
+            .query_map(params![branch, n as i64], |r| Ok((r.get(0)?, r.get(1)?)))
+            .and_then(|rows| rows.collect::<Result<Vec<(String, String)>, _>>())
             .map_err(|e| self.err("sample paths", e))?;
         Ok(rows)
     }

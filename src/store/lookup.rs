@@ -157,14 +157,7 @@ impl Db {
             .query_map(params![branch, name.to_lowercase(), limit as i64], |r| {
                 Ok(Definition {
                     path: r.get(0)?,
-                    symbol: super::catalog::Symbol {
-                        name: r.get(1)?,
-                        kind: r.get(2)?,
-                        start_line: r.get(3)?,
-                        end_line: r.get(4)?,
-                        signature: r.get(5)?,
-                        doc: r.get(6)?,
-                    },
+                    symbol: super::catalog::Symbol::from_row(r, 1)?,
                 })
             })
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())

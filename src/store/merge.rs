@@ -5,26 +5,74 @@ use std::path::Path;
 
 use rusqlite::params;
 
+use super::unverified::UNVERIFIED;
 use super::{Db, StoreError};
 
 impl Db {
     /// Write a consistent, compact copy of the database to `path` (which must not exist),
-    /// without the chunks' full-text table: it is derived from the chunks, its tokenizer
-    /// is a local setting, and an importer rebuilds it rather than trust one (so a snapshot's
-    /// schema is exactly one a migration makes).
+    /// as an importer checks it: without the full-text tables (derived from the chunks,
+    /// contents and commits, their tokenizer a local setting; an importer rebuilds them
+    /// rather than parse a stranger's), and without catalog rows whose paths an importer
+    /// refuses (a work-tree name such as `git~1/x` that git would never check out).
     pub fn snapshot_into(&self, path: &Path) -> Result<(), StoreError> {
         let err = |e| super::sqlite_err(path, "snapshot database", e);
         self.conn
             .execute("VACUUM INTO ?1", params![path.to_string_lossy()])
             .map_err(|e| self.err("snapshot database", e))?;
         let copy = rusqlite::Connection::open(path).map_err(err)?;
-        copy.execute_batch("DROP TABLE IF EXISTS chunk_terms; VACUUM;")
-            .map_err(err)
+        for table in super::snapshot::DERIVED_TABLES {
+            copy.execute_batch(&format!("DROP TABLE IF EXISTS {table};"))
+                .map_err(err)?;
+        }
+        // FTS5 leaves the `_content` table of a `contentless_unindexed` table behind when it
+        // drops the table: drop every shadow table that is left.
+        let left: Vec<String> = {
+            let mut stmt = copy
+                .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+                .map_err(err)?;
+            let names = stmt
+                .query_map([], |r| r.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(err)?;
+            names
+                .into_iter()
+                .filter(|n| super::snapshot::derived(n))
+                .collect()
+        };
+        for table in left {
+            copy.execute_batch(&format!("DROP TABLE IF EXISTS \"{table}\";"))
+                .map_err(err)?;
+        }
+        let unsafe_rows: Vec<(String, String)> = {
+            let mut stmt = copy
+                .prepare("SELECT branch, path FROM catalog")
+                .map_err(err)?;
+            let rows = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .and_then(|rows| rows.collect::<Result<Vec<(String, String)>, _>>())
+                .map_err(err)?;
+            rows.into_iter()
+                .filter(|(_, p)| !crate::util::is_safe_rel_path(p))
+                .collect()
+        };
+        for (branch, p) in &unsafe_rows {
+            copy.execute(
+                "DELETE FROM catalog WHERE branch = ?1 AND path = ?2",
+                params![branch, p],
+            )
+            .map_err(err)?;
+        }
+        copy.execute_batch("VACUUM;").map_err(err)
     }
 
     /// Merge from the database at `path`: content and symbols of `missing` hashes (whose
     /// chunks the caller has already stored), and the catalog of every branch this index has
     /// not indexed. One transaction. Returns the branches added.
+    ///
+    /// All of it is another machine's word: the merged contents are listed as unverified and
+    /// every row that uses one is skipped as [`UNVERIFIED`] until `index::verify` checks it
+    /// against this clone's bytes; the rows' mtimes are zeroed, so the stat cache never takes
+    /// another checkout's size and mtime for this one's.
     pub fn merge_from(&self, path: &Path, missing: &[String]) -> Result<Vec<String>, StoreError> {
         let err = |e| self.err("merge snapshot", e);
         self.conn
@@ -81,11 +129,22 @@ impl Db {
         };
         for b in &branches {
             tx.execute(
-                "INSERT INTO catalog SELECT * FROM theirs.catalog WHERE branch = ?1",
+                "INSERT INTO catalog (workspace, branch, path, content_hash, size, mtime_ns,
+                   skip_reason, indexed_at)
+                 SELECT workspace, branch, path, content_hash, size, 0, skip_reason, indexed_at
+                 FROM theirs.catalog WHERE branch = ?1",
                 [b],
             )
             .map_err(err)?;
         }
+        tx.execute_batch("INSERT OR IGNORE INTO unverified SELECT h FROM merging;")
+            .map_err(err)?;
+        tx.execute(
+            "UPDATE catalog SET skip_reason = ?1 WHERE skip_reason IS NULL
+               AND content_hash IN (SELECT content_hash FROM unverified)",
+            [UNVERIFIED],
+        )
+        .map_err(err)?;
         tx.execute_batch("DROP TABLE merging;").map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(branches)

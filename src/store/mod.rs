@@ -23,6 +23,7 @@ pub mod merge;
 pub mod snapshot;
 pub mod sqlite;
 pub mod state;
+pub mod unverified;
 pub mod vectors;
 
 use std::path::{Path, PathBuf};
@@ -168,7 +169,7 @@ impl StoreError {
                 Some("run `git codesearch doctor --repair`".into())
             }
             StoreError::Sqlite { source, .. } if is_busy(source) => Some(
-                "another git-codesearch process holds the database; try again in a moment".into(),
+                "the index database is busy: another git-codesearch process (an index run, import or gc) is writing it; try again when it is done".into(),
             ),
             StoreError::Sqlite { .. } => None,
             StoreError::Access { path, .. } => Some(format!(
@@ -187,6 +188,14 @@ impl StoreError {
                 "import only snapshots written by `git codesearch export`; build the index with `git codesearch index` instead".into(),
             ),
         }
+    }
+}
+
+impl StoreError {
+    /// Whether SQLite gave up waiting for another process's write lock (its busy timeout):
+    /// the database is in use, not damaged.
+    pub fn is_busy(&self) -> bool {
+        matches!(self, StoreError::Sqlite { source, .. } if is_busy(source))
     }
 }
 

@@ -1,9 +1,13 @@
 //! Checking a snapshot's database before anything trusts it. A snapshot comes from another
-//! machine or from anyone: its schema must be exactly one this build wrote (no extra view,
-//! trigger or virtual table that runs on a read: a recursive view of `schema_version` hung
-//! `import`), read through a read-only connection that never migrates it, and every value
-//! that later becomes a path, a key or part of a store filter must have its proper form
-//! (content hashes are 64 lower-case hex digits, paths are what git would check out).
+//! machine or from anyone: its schema must be exactly one this build wrote, every object
+//! compared, SQLite's own included (no extra view, trigger or virtual table that runs on a
+//! read: a recursive view of `schema_version` hung `import`, and one named `sqlite_…`
+//! escaped an earlier check), read through a read-only connection that never migrates it,
+//! and every value that later becomes a path, a key or part of a store filter must have its
+//! proper form (content hashes are 64 lower-case hex digits, paths are what git would check
+//! out). Full-text tables are derived data and never travel in a snapshot (export drops
+//! them, the importer rebuilds them): their internals are never parsed from a stranger's
+//! file.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -16,6 +20,18 @@ use super::StoreError;
 /// One schema object: (type, name, table, SQL).
 type Object = (String, String, String, Option<String>);
 
+/// The full-text (FTS5) tables: derived from the chunks, contents and commits, left out of
+/// every snapshot with their shadow tables (`<name>_data`, `_idx`, `_config`, …).
+pub(super) const DERIVED_TABLES: [&str; 3] = ["chunk_terms", "file_terms", "commit_terms"];
+
+/// Whether `name` is a full-text table or one of its shadow tables.
+pub(super) fn derived(name: &str) -> bool {
+    DERIVED_TABLES.iter().any(|t| {
+        name.strip_prefix(t)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
+    })
+}
+
 /// Check the database file at `path` (a private copy): its schema is one of this build's
 /// schema versions and its values have their proper form.
 pub fn check(path: &Path) -> Result<(), StoreError> {
@@ -26,13 +42,16 @@ pub fn check(path: &Path) -> Result<(), StoreError> {
         .map_err(|e| sqlite("open snapshot", e))?;
     let found = objects(&conn).map_err(|e| sqlite("read snapshot schema", e))?;
     let known = expected().map_err(|e| sqlite("build the expected schema", e))?;
-    if !known.contains(&found) {
-        return Err(bad(path, "its schema is not one git-codesearch writes (extra or changed tables, views or triggers)"));
-    }
     if known.last() != Some(&found) {
+        // Refused either way; the message says whether it looks like an older export.
+        let older = known.contains(&without_derived(&found));
         return Err(bad(
             path,
-            "it was written by an older git-codesearch, whose chunks are not in its database; export it again with this version",
+            if older {
+                "it was written by an older git-codesearch (its database holds full-text tables, or not all this version keeps); export it again with this version"
+            } else {
+                "its schema is not one git-codesearch writes (extra or changed tables, views, triggers or internal objects)"
+            },
         ));
     }
     check_values(&conn).map_err(|e| match e {
@@ -48,16 +67,25 @@ fn bad(path: &Path, why: &str) -> StoreError {
     }
 }
 
-/// Every schema object of a database, internal SQLite tables left out.
+/// Every schema object of a database, SQLite's own (`sqlite_autoindex_…`) included: the
+/// expected schema holds exactly the ones SQLite makes for this build's tables.
 fn objects(conn: &Connection) -> rusqlite::Result<BTreeSet<Object>> {
-    let mut stmt = conn.prepare(
-        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
-    )?;
+    let mut stmt = conn.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
     rows.collect()
 }
 
-/// The schema after each migration of this build, as a fresh index would have it.
+/// `objects` less the full-text tables and their shadow tables.
+fn without_derived(objects: &BTreeSet<Object>) -> BTreeSet<Object> {
+    objects
+        .iter()
+        .filter(|(_, name, table, _)| !derived(name) && !derived(table))
+        .cloned()
+        .collect()
+}
+
+/// The schema after each migration of this build, as a snapshot has it (full-text tables
+/// left out).
 fn expected() -> rusqlite::Result<Vec<BTreeSet<Object>>> {
     let conn = Connection::open_in_memory()?;
     conn.execute_batch(super::sqlite::SCHEMA_VERSION_TABLE)?;
@@ -68,7 +96,7 @@ fn expected() -> rusqlite::Result<Vec<BTreeSet<Object>>> {
             "INSERT INTO schema_version (version) VALUES (?1)",
             [i as u32 + 1],
         )?;
-        out.push(objects(&conn)?);
+        out.push(without_derived(&objects(&conn)?));
     }
     Ok(out)
 }
@@ -86,13 +114,18 @@ impl From<rusqlite::Error> for Checked {
 
 /// Hashes and paths of the rows an import copies.
 fn check_values(conn: &Connection) -> Result<(), Checked> {
-    for (table, column) in [
-        ("content", "content_hash"),
-        ("snippets", "content_hash"),
-        ("catalog", "content_hash"),
-        ("chunks", "content_hash"),
+    // A skipped entry with no content (a link, a submodule) has an empty hash.
+    for (table, column, except) in [
+        ("content", "content_hash", ""),
+        ("snippets", "content_hash", ""),
+        (
+            "catalog",
+            "content_hash",
+            " WHERE content_hash != '' OR skip_reason IS NULL",
+        ),
+        ("chunks", "content_hash", ""),
     ] {
-        let sql = format!("SELECT DISTINCT {column} FROM {table}");
+        let sql = format!("SELECT DISTINCT {column} FROM {table}{except}");
         each_text(conn, &sql, |h| {
             if crate::util::is_content_hash(h) {
                 Ok(())
@@ -134,10 +167,12 @@ fn each_text(
 mod tests {
     use super::*;
 
+    /// A snapshot of a fresh index, as export writes it.
     fn fresh() -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
+        let db = super::super::Db::open(&dir.path().join("index.sqlite")).unwrap();
         let path = dir.path().join("m.sqlite");
-        drop(super::super::Db::open(&path).unwrap());
+        db.snapshot_into(&path).unwrap();
         (dir, path)
     }
 
@@ -148,6 +183,23 @@ mod tests {
         let conn = Connection::open(&path).unwrap();
         conn.execute_batch("CREATE TRIGGER t AFTER INSERT ON runs BEGIN SELECT 1; END;")
             .unwrap();
+        assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
+    }
+
+    #[test]
+    fn an_object_named_like_an_internal_one_fails_too() {
+        let (_d, path) = fresh();
+        let conn = Connection::open(&path).unwrap();
+        // SQLite reserves `sqlite_` names, but a crafted file can hold them anyway.
+        conn.execute_batch(
+            "PRAGMA writable_schema = ON;
+             INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES
+               ('trigger', 'sqlite_t', 'runs', 0,
+                'CREATE TRIGGER sqlite_t AFTER INSERT ON runs BEGIN SELECT 1; END');
+             PRAGMA writable_schema = OFF;",
+        )
+        .unwrap();
+        drop(conn);
         assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
     }
 
@@ -193,13 +245,30 @@ mod tests {
     }
 
     #[test]
+    fn a_full_text_table_in_a_snapshot_is_refused_unread() {
+        let (_d, path) = fresh();
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE file_terms USING fts5(
+                content_hash UNINDEXED, terms, content = '', contentless_delete = 1,
+                contentless_unindexed = 1, tokenize = \"unicode61 tokenchars '_'\");",
+        )
+        .unwrap();
+        drop(conn);
+        let Err(StoreError::BadSnapshot { why, .. }) = check(&path) else {
+            panic!("a snapshot with a full-text table was accepted");
+        };
+        assert!(why.contains("older"), "{why}");
+    }
+
+    #[test]
     fn a_snapshot_of_an_older_schema_is_refused() {
         let (_d, path) = fresh();
         let conn = Connection::open(&path).unwrap();
         // Version 7's schema: no chunk tables (its chunks were in LanceDB).
         conn.execute_batch(
-            "DROP TABLE chunks; DROP TABLE chunk_text;
-             DELETE FROM schema_version WHERE version = 8;",
+            "DROP TABLE chunks; DROP TABLE chunk_text; DROP TABLE unverified;
+             DELETE FROM schema_version WHERE version >= 8;",
         )
         .unwrap();
         let Err(StoreError::BadSnapshot { why, .. }) = check(&path) else {

@@ -19,6 +19,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0006_recheck_long_lines.sql"),
     include_str!("../../migrations/0007_content_note.sql"),
     include_str!("../../migrations/0008_chunks_in_sqlite.sql"),
+    include_str!("../../migrations/0009_unverified.sql"),
 ];
 
 /// The table that records which migrations ran.

@@ -246,3 +246,67 @@ pub fn fixture() -> TestRepo {
         ("assets/logo.bin", "PNG\0\0\0zebrabinary"),
     ])
 }
+
+/// A `git-codesearch` process whose trace events (stderr, `GIT_CODESEARCH_TRACE`) are read as
+/// they come, so a test acts when the run has reached a point, not after some time.
+pub struct Traced {
+    pub child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl TestRepo {
+    /// Start `git-codesearch args` with its trace points on stderr.
+    pub fn spawn_traced(&self, args: &[&str]) -> Traced {
+        let mut child = self
+            .cmd(args)
+            .env("GIT_CODESEARCH_TRACE", "git_codesearch=debug")
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn git-codesearch");
+        let stderr = child.stderr.take().unwrap();
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Traced { child, lines }
+    }
+
+    /// Take the index database's write lock (`BEGIN IMMEDIATE`) until the connection is
+    /// dropped: a run reaching its next write waits there (up to SQLite's busy timeout).
+    pub fn hold_writes(&self) -> rusqlite::Connection {
+        let db = self.path().join(".git/codesearch/meta.sqlite");
+        let conn = rusqlite::Connection::open(db).unwrap();
+        conn.execute_batch("BEGIN IMMEDIATE;").unwrap();
+        conn
+    }
+}
+
+impl Traced {
+    /// Wait for a trace line containing `event`. Fails if the process ends first (or, as a
+    /// guard against a hang, if nothing arrives for five minutes).
+    pub fn wait_for(&mut self, event: &str) {
+        loop {
+            match self.lines.recv_timeout(std::time::Duration::from_secs(300)) {
+                Ok(line) if line.contains(event) => return,
+                Ok(_) => {}
+                Err(e) => panic!("the run never traced {event:?} ({e})"),
+            }
+        }
+    }
+
+    /// Wait for the process to end; its exit status, the rest of its stderr drained.
+    pub fn finish(mut self) -> std::process::ExitStatus {
+        let status = self.child.wait().unwrap();
+        while self.lines.recv().is_ok() {}
+        status
+    }
+}

@@ -182,3 +182,32 @@ fn missing_whole_file_terms_are_filled_from_the_chunks() {
         false,
     );
 }
+
+#[test]
+fn repair_stops_without_the_lock_when_the_index_is_busy() {
+    let (repo, before) = indexed();
+    // Damage that a repair would act on: a content whose row was lost.
+    sql(
+        &repo,
+        "DELETE FROM content WHERE rowid = (SELECT min(rowid) FROM content);",
+    );
+    // Another process is in the middle of a write (a long import, `gc`): the database is busy
+    // for longer than SQLite waits.
+    let writer = rusqlite::Connection::open(index_dir(&repo).join("meta.sqlite")).unwrap();
+    writer.execute_batch("BEGIN IMMEDIATE;").unwrap();
+    let out = repo.run(&["doctor", "--repair"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("busy") && err.contains("hint:"), "{err}");
+    writer.execute_batch("ROLLBACK;").unwrap();
+    drop(writer);
+    // Nothing was wiped or changed under the writer: the same damage is still there to repair.
+    assert!(index_dir(&repo).join("meta.sqlite").exists());
+    let report = repo.run_ok(&["doctor"], 1);
+    assert!(report.contains("have no chunks"), "{report}");
+    repo.run_ok(&["doctor", "--repair"], 0);
+    assert_eq!(
+        repo.hit_paths("retry failed uploads", &["--no-index"]),
+        before
+    );
+}

@@ -184,3 +184,34 @@ fn a_past_commit_message_brings_in_the_files_it_changed_on_this_branch_only() {
     let on_main = hits(&repo, issue, &["--branch", "main"]);
     assert_eq!(by_commits(&on_main), ["src/net.rs"], "{on_main:?}");
 }
+
+/// Commit messages are history, so untrusted: each is read to its first 64 KiB (a long
+/// message is a few kilobytes), whatever it holds past that.
+#[test]
+fn a_huge_commit_message_is_read_only_to_its_bound() {
+    let repo = TestRepo::new();
+    repo.write(
+        "src/net.rs",
+        "pub fn send_packet(buf: &[u8]) -> usize { buf.len() }\n",
+    );
+    repo.commit_all("start");
+    repo.write(
+        "src/net.rs",
+        "pub fn send_packet(buf: &[u8]) -> usize { buf.len() + 1 }\n",
+    );
+    // Over the 128 KiB one command-line argument may hold: given as a file.
+    let filler = "padding words here ".repeat(8_000);
+    let message = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        message.path(),
+        format!("Handle unicode method names\n\n{filler}\nzebrafish quagga okapi\n"),
+    )
+    .unwrap();
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-F", message.path().to_str().unwrap()]);
+    repo.index(&[]);
+    let head = hits(&repo, "unicode method names", &[]);
+    assert_eq!(by_commits(&head), ["src/net.rs"], "{head:?}");
+    let tail = hits(&repo, "zebrafish quagga okapi", &[]);
+    assert!(by_commits(&tail).is_empty(), "{tail:?}");
+}

@@ -126,15 +126,21 @@ fn a_file_removed_during_the_run_is_not_an_error() {
         );
     }
     repo.commit_all("many");
-    let mut child = repo.cmd(&["index", "-q"]).spawn().unwrap();
-    // Delete files while the run walks, hashes and chunks them (spread over ~0.6 s).
-    std::thread::sleep(std::time::Duration::from_millis(40));
+    let mut run = repo.spawn_traced(&["index", "-q"]);
+    // Held at its first write once it has walked and hashed every file: the files removed
+    // now are gone while it runs, whatever the machine's speed.
+    run.wait_for("catalog read");
+    let hold = repo.hold_writes();
+    run.wait_for("planned");
     for i in (0..600).rev().step_by(3) {
-        let _ = std::fs::remove_file(repo.path().join(format!("f/file_{i}.rs")));
-        std::thread::sleep(std::time::Duration::from_millis(3));
+        repo.remove(&format!("f/file_{i}.rs"));
     }
-    let status = child.wait().unwrap();
-    assert!(status.success());
+    assert!(
+        run.child.try_wait().unwrap().is_none(),
+        "the run ended first"
+    );
+    drop(hold);
+    assert!(run.finish().success());
     // A second run settles on exactly the files that remain.
     repo.index(&[]);
     let s = repo.status(&[]);
@@ -144,5 +150,41 @@ fn a_file_removed_during_the_run_is_not_an_error() {
     assert_eq!(
         repo.hit_paths("vanishing_1", &["--no-index"])[0],
         "f/file_1.rs"
+    );
+}
+
+#[test]
+fn a_file_swapped_for_a_link_after_the_walk_is_not_followed() {
+    let repo = TestRepo::new();
+    for i in 0..300 {
+        repo.write(
+            &format!("f/file_{i:03}.rs"),
+            format!("pub fn swapped_{i}() -> u32 {{ {i} }}\n"),
+        );
+    }
+    repo.commit_all("many");
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.rs");
+    std::fs::write(&secret, "pub fn leaked_outside_marker() {}\n").unwrap();
+    let mut run = repo.spawn_traced(&["index", "-q"]);
+    run.wait_for("catalog read");
+    let hold = repo.hold_writes();
+    run.wait_for("planned");
+    // The last batch (100 files a batch) is read only after the first one is written, which
+    // waits for `hold`: its files are swapped between the walk and the read.
+    repo.remove("f/file_299.rs");
+    std::os::unix::fs::symlink(&secret, repo.path().join("f/file_299.rs")).unwrap();
+    assert!(
+        run.child.try_wait().unwrap().is_none(),
+        "the run ended first"
+    );
+    drop(hold);
+    assert!(run.finish().success());
+    assert!(repo
+        .hit_paths("leaked_outside_marker", &["--no-index"])
+        .is_empty());
+    assert_eq!(
+        repo.hit_paths("swapped_297", &["--no-index"])[0],
+        "f/file_297.rs"
     );
 }

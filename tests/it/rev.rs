@@ -158,3 +158,119 @@ fn an_unreadable_tree_of_a_revision_is_named_as_such() {
     );
     assert!(err.contains(tree), "{err}");
 }
+
+/// A loose object cut short: its header (type and size) still reads, its bytes do not.
+fn truncate_object(repo: &TestRepo, id: &str, keep: usize) {
+    let path = repo
+        .path()
+        .join(".git/objects")
+        .join(&id[..2])
+        .join(&id[2..]);
+    let bytes = std::fs::read(&path).unwrap();
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&path, perms).unwrap();
+    std::fs::write(&path, &bytes[..keep]).unwrap();
+}
+
+#[test]
+fn a_blob_over_the_size_limit_is_skipped_without_reading_it() {
+    let repo = TestRepo::with_files(&[("src/ok.rs", "pub fn small_file_marker() {}\n")]);
+    repo.git(&["config", "codesearch.maxFileSize", "100000"]);
+    // 400 kB of letters that do not compress: the object's first kilobyte holds its header,
+    // not its data. Reading the blob fails; its size needs only the header.
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let big: Vec<u8> = (0..400_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            b'a' + (x % 26) as u8
+        })
+        .collect();
+    repo.write("big.txt", &big);
+    let blob = repo.git(&["hash-object", "-w", "big.txt"]);
+    let blob = blob.trim();
+    repo.remove("big.txt");
+    truncate_object(&repo, blob, 1024);
+    let ok = repo.git(&["rev-parse", "HEAD:src/ok.rs"]);
+    let root = mktree(
+        &repo,
+        &format!(
+            "100644 blob {blob}\tbig.txt\n100644 blob {}\tok.rs\n",
+            ok.trim()
+        ),
+    );
+    let commit = repo.git(&["commit-tree", &root, "-m", "big"]);
+    repo.git(&["tag", "big", commit.trim()]);
+    let run = repo.index(&["--rev", "big"]);
+    assert_eq!(run["stats"]["skipped"], 1, "{run}");
+    assert_eq!(
+        repo.hit_paths("small_file_marker", &["--rev", "big", "--no-index"])[0],
+        "ok.rs"
+    );
+}
+
+#[test]
+fn a_path_longer_than_any_checkout_is_not_walked() {
+    let repo = TestRepo::with_files(&[("src/ok.rs", "pub fn shallow_marker() {}\n")]);
+    let deep_blob = repo.git(&["hash-object", "-w", "src/ok.rs"]);
+    repo.write("deep.rs", "pub fn too_deep_marker() {}\n");
+    let blob = repo.git(&["hash-object", "-w", "deep.rs"]);
+    repo.remove("deep.rs");
+    // 50 directories of 100-character names: a path of over 5,000 bytes, which no file
+    // system checks out (git's own limit is the system's PATH_MAX, 4,096 on Linux).
+    let mut tree = mktree(&repo, &format!("100644 blob {}\tdeep.rs\n", blob.trim()));
+    let name = "d".repeat(100);
+    for _ in 0..50 {
+        tree = mktree(&repo, &format!("040000 tree {tree}\t{name}\n"));
+    }
+    let root = mktree(
+        &repo,
+        &format!(
+            "040000 tree {tree}\t{name}\n100644 blob {}\tok.rs\n",
+            deep_blob.trim()
+        ),
+    );
+    let commit = repo.git(&["commit-tree", &root, "-m", "deep"]);
+    repo.git(&["tag", "deep", commit.trim()]);
+    let run = repo.index(&["--rev", "deep"]);
+    assert_eq!(run["stats"]["skipped"], 1, "{run}");
+    let deep = repo.hit_paths("too_deep_marker", &["--rev", "deep", "--no-index"]);
+    assert!(!deep.iter().any(|p| p.contains("deep.rs")), "{deep:?}");
+    assert_eq!(
+        repo.hit_paths("shallow_marker", &["--rev", "deep", "--no-index"])[0],
+        "ok.rs"
+    );
+}
+
+#[test]
+fn an_index_of_a_crafted_tree_exports_and_imports() {
+    let repo = TestRepo::with_files(&[("src/ok.rs", "pub fn exported_fine_marker() {}\n")]);
+    std::os::unix::fs::symlink("src/ok.rs", repo.path().join("link.rs")).unwrap();
+    repo.commit_all("a link");
+    let blob = repo.git(&["rev-parse", "HEAD:src/ok.rs"]);
+    let inner = mktree(&repo, &format!("100644 blob {}\tx.rs\n", blob.trim()));
+    let root = mktree(
+        &repo,
+        &format!(
+            "040000 tree {inner}\t..\n040000 tree {inner}\t.git\n100644 blob {}\tgood.rs\n",
+            blob.trim()
+        ),
+    );
+    let commit = repo.git(&["commit-tree", &root, "-m", "crafted"]);
+    repo.git(&["tag", "evil", commit.trim()]);
+    repo.index(&[]);
+    repo.index(&["--rev", "evil"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let tar = tmp.path().join("index.tar");
+    repo.run_ok(&["export", tar.to_str().unwrap()], 0);
+    let dev = crate::untrusted::fresh_clone(&repo);
+    let out = dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    assert!(out.contains("main"), "{out}");
+    assert_eq!(
+        dev.hit_paths("exported_fine_marker", &["--no-index"])[0],
+        "src/ok.rs"
+    );
+}

@@ -52,3 +52,27 @@ fn a_damaged_snapshot_is_refused_and_the_index_untouched() {
         "app/upload.py"
     );
 }
+
+#[test]
+fn a_snapshot_carries_no_full_text_tables_and_import_rebuilds_them() {
+    let (ci, tmp, unpacked) = crate::untrusted::exported();
+    // No full-text table, nor any of its shadow tables, whose internals SQLite would parse.
+    let conn = rusqlite::Connection::open(unpacked.join("meta.sqlite")).unwrap();
+    let fts: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE name LIKE '%terms%'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(fts.is_empty(), "{fts:?}");
+    let dev = crate::untrusted::fresh_clone(&ci);
+    let snapshot = tmp.path().join("index.tar");
+    dev.run_ok(&["import", snapshot.to_str().unwrap()], 0);
+    // Every imported content has its whole-file terms again (doctor checks each).
+    assert_eq!(dev.run(&["doctor"]).status.code(), Some(0));
+    assert_eq!(
+        dev.hit_paths("retry failed uploads", &["--no-index"])[0],
+        "app/upload.py"
+    );
+}

@@ -7,17 +7,17 @@ use crate::common::fixture;
 use crate::common::TestRepo;
 use crate::embed_server::{Answer, Server};
 
-fn index_dir(repo: &TestRepo) -> PathBuf {
+pub(crate) fn index_dir(repo: &TestRepo) -> PathBuf {
     repo.path().join(".git/codesearch")
 }
 
-fn sql(db: &Path, statement: &str) {
+pub(crate) fn sql(db: &Path, statement: &str) {
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.execute_batch(statement).unwrap();
 }
 
 /// An indexed fixture and a snapshot of it, unpacked into a directory to tamper with.
-fn exported() -> (TestRepo, tempfile::TempDir, PathBuf) {
+pub(crate) fn exported() -> (TestRepo, tempfile::TempDir, PathBuf) {
     let repo = fixture();
     repo.index(&[]);
     let tmp = tempfile::tempdir().unwrap();
@@ -32,7 +32,7 @@ fn exported() -> (TestRepo, tempfile::TempDir, PathBuf) {
 }
 
 /// Pack `dir` (meta.sqlite + lance/) into a tar beside it.
-fn repack(dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn repack(dir: &Path, name: &str) -> PathBuf {
     let out = dir.parent().unwrap().join(name);
     let mut b = tar::Builder::new(std::fs::File::create(&out).unwrap());
     b.append_path_with_name(dir.join("meta.sqlite"), "meta.sqlite")
@@ -45,14 +45,14 @@ fn repack(dir: &Path, name: &str) -> PathBuf {
 }
 
 /// A clone with no index, to import into.
-fn fresh_clone(from: &TestRepo) -> TestRepo {
+pub(crate) fn fresh_clone(from: &TestRepo) -> TestRepo {
     let dev = TestRepo::new();
     dev.git(&["fetch", "-q", from.path().to_str().unwrap(), "main"]);
     dev.git(&["reset", "-q", "--hard", "FETCH_HEAD"]);
     dev
 }
 
-fn import_fails(repo: &TestRepo, tar: &Path, says: &str) {
+pub(crate) fn import_fails(repo: &TestRepo, tar: &Path, says: &str) {
     let out = repo.run(&["import", tar.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");

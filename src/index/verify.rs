@@ -1,0 +1,380 @@
+//! Checking content computed elsewhere against this clone's own bytes: an imported snapshot
+//! (and, later, a pulled index) brings chunk text and definitions for content hashes, and a
+//! content hash is the SHA-256 of a file's bytes, so whoever holds the same bytes can check
+//! what was claimed about them. The check does not compute anything again (it holds across
+//! builds and settings, which cut chunks differently): it asks whether the claims are
+//! *true of the bytes*. The chunks, in order, cover every non-blank line once, and each
+//! one's text is exactly its lines; each definition lies inside the file, its name and
+//! signature on its first lines, each line of its doc comment in the file around it; the
+//! counts and the size agree; names of languages and kinds are plain words. Text that passes
+//! is the user's own text at its own lines, whoever cut it.
+//!
+//! Until checked, imported content is hidden (`store::unverified`). [`settle`] records a
+//! batch of checks; the index run ([`settle_walked`]), `import` ([`settle_from_objects`])
+//! and `doctor` ([`check_stored`] on a sample) call it.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::symbols::{MAX_DOC, MAX_SIGNATURE};
+use super::walk::WalkedFile;
+use crate::git::Repo;
+use crate::store::catalog::Symbol;
+use crate::store::unverified::ContentRow;
+use crate::store::{ChunkRow, ChunkStore, Db, StoreError};
+
+/// How far from its first line a definition's name, signature or doc comment may be, in
+/// lines (attributes and annotations come first; a docstring follows).
+const NEAR: u32 = 64;
+
+/// Most bytes the checks of one content may search through, as a multiple of its size (plus
+/// a mebibyte): a real file's definitions need a few times its size; a snapshot claiming a
+/// million definitions of one long line must not turn a check into hours.
+const WORK_PER_BYTE: usize = 64;
+
+/// What the index holds for one content hash.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    /// The content hash (SHA-256 of the bytes).
+    pub hash: String,
+    /// Its row: language, counts, size.
+    pub row: ContentRow,
+    /// Its chunks, in chunk order.
+    pub chunks: Vec<ChunkRow>,
+    /// Its definitions.
+    pub symbols: Vec<Symbol>,
+}
+
+/// What the index holds for `hash`, if it holds the content.
+pub fn stored(db: &Db, chunks: &ChunkStore, hash: &str) -> Result<Option<Stored>, StoreError> {
+    let Some(row) = db.content_row(hash)? else {
+        return Ok(None);
+    };
+    Ok(Some(Stored {
+        hash: hash.to_string(),
+        row,
+        chunks: chunks.chunks_of(&[hash.to_string()])?,
+        symbols: db.symbols_of(hash)?,
+    }))
+}
+
+/// Whether everything `stored` says is true of `bytes`; the first claim that is not, in words.
+pub fn check(bytes: &[u8], stored: &Stored) -> Result<(), String> {
+    if crate::util::sha256_hex(bytes) != stored.hash {
+        return Err("the bytes are another content".into());
+    }
+    if stored.row.size != bytes.len() as u64 {
+        return Err(format!(
+            "size {} for {} bytes",
+            stored.row.size,
+            bytes.len()
+        ));
+    }
+    if !is_word(&stored.row.language) {
+        return Err("its language is not a name".into());
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| "the bytes are not UTF-8 text")?;
+    let lines = Lines::new(text);
+    check_chunks(&lines, stored)?;
+    let mut budget = bytes.len().saturating_mul(WORK_PER_BYTE) + (1 << 20);
+    check_symbols(&lines, stored, &mut budget)
+}
+
+/// Whether `haystack` holds `needle`, paying its length out of `budget` (false once spent).
+fn found(haystack: &str, needle: &str, budget: &mut usize) -> bool {
+    match budget.checked_sub(haystack.len()) {
+        Some(left) => {
+            *budget = left;
+            haystack.contains(needle)
+        }
+        None => false,
+    }
+}
+
+/// A language or kind name: 1 to 32 characters of letters, digits, `_`, `+`, `#`, `.`, `-`.
+fn is_word(s: &str) -> bool {
+    (1..=32).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_+#.-".contains(&b))
+}
+
+/// The text with the byte range of each of its lines (split at `\n`, 1-based).
+struct Lines<'t> {
+    text: &'t str,
+    /// Byte offset of the start of each line.
+    starts: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Lines { text, starts }
+    }
+
+    fn count(&self) -> u32 {
+        self.starts.len() as u32
+    }
+
+    /// The text of lines `first..=last` (1-based, within the file), without the last
+    /// newline.
+    fn span(&self, first: u32, last: u32) -> &'t str {
+        let from = self.starts[first as usize - 1];
+        let to = self
+            .starts
+            .get(last as usize)
+            .map_or(self.text.len(), |&next| next - 1);
+        &self.text[from..to]
+    }
+}
+
+fn check_chunks(lines: &Lines<'_>, stored: &Stored) -> Result<(), String> {
+    let chunks = &stored.chunks;
+    if chunks.len() != stored.row.n_chunks {
+        return Err(format!(
+            "{} chunks where its row says {}",
+            chunks.len(),
+            stored.row.n_chunks
+        ));
+    }
+    // Lines before the next chunk: all must be blank.
+    let mut next = 1u32;
+    for (n, c) in chunks.iter().enumerate() {
+        let bad = |why: &str| Err(format!("chunk {n}: {why}"));
+        if c.id != format!("{}:{n}", stored.hash) || c.content_hash != stored.hash {
+            return bad("not numbered in order");
+        }
+        if !is_word(&c.language) {
+            return bad("its language is not a name");
+        }
+        if c.start_line < next || c.end_line < c.start_line || c.end_line > lines.count() {
+            return bad("its lines overlap another chunk or leave the file");
+        }
+        if next < c.start_line && !lines.span(next, c.start_line - 1).trim().is_empty() {
+            return bad("a line before it is in no chunk");
+        }
+        let newlines = c.content.matches('\n').count() as u32;
+        let own = lines.span(c.start_line, c.end_line).trim_end();
+        if c.content.trim().is_empty() || c.content != own || c.start_line + newlines != c.end_line
+        {
+            return bad("its text is not its lines");
+        }
+        next = c.end_line + 1;
+    }
+    if next <= lines.count() && !lines.span(next, lines.count()).trim().is_empty() {
+        return Err("lines after the last chunk are in no chunk".into());
+    }
+    Ok(())
+}
+
+fn check_symbols(lines: &Lines<'_>, stored: &Stored, budget: &mut usize) -> Result<(), String> {
+    if stored.symbols.len() != stored.row.n_symbols {
+        return Err(format!(
+            "{} definitions where its row says {}",
+            stored.symbols.len(),
+            stored.row.n_symbols
+        ));
+    }
+    let n = lines.count();
+    for s in &stored.symbols {
+        let bad = |why: &str| Err(format!("definition {:?}: {why}", s.name));
+        if s.start_line < 1 || s.end_line < s.start_line || s.end_line > n {
+            return bad("its lines leave the file");
+        }
+        if !is_word(&s.kind) {
+            return bad("its kind is not a name");
+        }
+        let longer = |t: &str, max: usize| t.chars().nth(max).is_some();
+        if longer(&s.signature, MAX_SIGNATURE)
+            || s.doc.as_deref().is_some_and(|d| longer(d, MAX_DOC))
+        {
+            return bad("its signature or doc comment is longer than any this build keeps");
+        }
+        // The name and its line (the signature) come first, after any attributes.
+        let head = lines.span(s.start_line, s.end_line.min(s.start_line + NEAR));
+        if s.name.is_empty()
+            || !found(head, &s.name, budget)
+            || !found(head, s.signature.trim(), budget)
+        {
+            return bad(
+                "its name or signature is not on its lines (or checking it costs too much)",
+            );
+        }
+        if let Some(doc) = &s.doc {
+            // Comment lines above it, or a docstring below its first line.
+            let above = doc.lines().count() as u32 + NEAR;
+            let near = lines.span(
+                s.start_line.saturating_sub(above).max(1),
+                n.min(s.start_line + NEAR),
+            );
+            if doc
+                .lines()
+                .map(str::trim)
+                .any(|l| !l.is_empty() && !found(near, l, budget))
+            {
+                return bad(
+                    "its doc comment is not in the file around it (or checking it costs too much)",
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What a batch of checks found.
+#[derive(Debug, Default, Clone, PartialEq, serde::Serialize)]
+pub struct Settled {
+    /// Contents found true of this clone's bytes: shown from now on.
+    pub verified: usize,
+    /// Contents that were not: dropped (their files are computed from their own bytes).
+    pub dropped: usize,
+}
+
+/// Check each content of `found` (hash and this clone's bytes of it) that the index holds,
+/// and record the outcome: verified, or dropped with its chunks and vectors. `bytes` of
+/// `None` means the bytes were expected but could not be read as that content (the file
+/// changed): dropped too, since whoever asked is about to use the content for that file.
+pub fn settle(
+    db: &Db,
+    chunks: &ChunkStore,
+    found: impl IntoIterator<Item = (String, Option<Vec<u8>>)>,
+) -> Result<Settled, StoreError> {
+    let mut verified = Vec::new();
+    let mut dropped = Vec::new();
+    for (hash, bytes) in found {
+        let ok = match (&bytes, stored(db, chunks, &hash)?) {
+            (_, None) => continue,
+            (Some(b), Some(s)) => match check(b, &s) {
+                Ok(()) => true,
+                Err(why) => {
+                    tracing::debug!("imported content {hash} dropped: {why}");
+                    false
+                }
+            },
+            (None, Some(_)) => false,
+        };
+        if ok {
+            verified.push(hash);
+        } else {
+            dropped.push(hash);
+        }
+    }
+    db.settle_unverified(&verified, &dropped)?;
+    // After the catalog no longer shows them: a crash in between leaves orphans `doctor`
+    // finds, never chunks shown for content that is gone.
+    chunks.delete_hashes(&dropped)?;
+    Ok(Settled {
+        verified: verified.len(),
+        dropped: dropped.len(),
+    })
+}
+
+/// Before an index run tags anything: check every unverified content it found a file of
+/// (`scanned` hash per path, `walked` the files with their bytes), so that it tags only
+/// verified content. Whatever cannot be checked against the file now is dropped, and the
+/// run computes that file itself.
+pub fn settle_walked(
+    db: &Db,
+    chunks: &ChunkStore,
+    unverified: &HashSet<String>,
+    scanned: &[super::plan::Scanned],
+    walked: &[WalkedFile],
+    max: u64,
+) -> Result<Settled, StoreError> {
+    let mut first: HashMap<&str, &str> = HashMap::new();
+    for s in scanned {
+        if s.skip_reason.is_none() && unverified.contains(&s.content_hash) {
+            first.entry(&s.content_hash).or_insert(&s.rel);
+        }
+    }
+    let found = first.into_iter().map(|(hash, rel)| {
+        let bytes = walked
+            .binary_search_by(|f| f.rel.as_str().cmp(rel))
+            .ok()
+            .and_then(|i| walked[i].read(max).ok())
+            .map(|b| b.into_owned());
+        (hash.to_string(), bytes)
+    });
+    settle(db, chunks, found.collect::<Vec<_>>())
+}
+
+/// After an import: check the unverified contents against this clone's object database,
+/// where it holds the same bytes: the blob at the row's path in the commit of the row's
+/// branch (when this clone has that branch or commit), else in HEAD's. What this clone does
+/// not have stays unverified (and hidden) until an index run meets its file.
+pub fn settle_from_objects(
+    repo: &Repo,
+    db: &Db,
+    chunks: &ChunkStore,
+    max: u64,
+) -> Result<Settled, StoreError> {
+    let head = repo.head_commit();
+    let mut commits: HashMap<String, Option<String>> = HashMap::new();
+    let mut tried: HashSet<String> = HashSet::new();
+    let mut found = Vec::new();
+    for (branch, path, hash) in db.pending_rows()? {
+        if tried.contains(&hash) {
+            continue;
+        }
+        let own = commits
+            .entry(branch.clone())
+            .or_insert_with(|| commit_of(repo, &branch))
+            .clone();
+        let then_head = head.as_ref().filter(|h| own.as_ref() != Some(*h));
+        for commit in own.iter().chain(then_head) {
+            let Some(bytes) = repo.blob_at(commit, &path, max) else {
+                continue;
+            };
+            if crate::util::sha256_hex(&bytes) == hash {
+                tried.insert(hash.clone());
+                found.push((hash.clone(), Some(bytes)));
+                break;
+            }
+        }
+    }
+    settle(db, chunks, found)
+}
+
+/// The commit a catalog branch key names in this clone, if it has it.
+fn commit_of(repo: &Repo, branch: &str) -> Option<String> {
+    let rev = branch
+        .strip_prefix("rev/")
+        .or_else(|| branch.strip_prefix("detached/"))
+        .unwrap_or(branch);
+    repo.resolve_commit(rev).ok()
+}
+
+/// Check a sample of `branch`'s contents against the files of the work tree at `root`
+/// (content already taken as verified, e.g. imported by an older version): the hashes
+/// whose stored chunks or definitions are not true of their file. A file that changed since
+/// it was indexed is not a finding.
+pub fn check_stored(
+    db: &Db,
+    chunks: &ChunkStore,
+    root: &Path,
+    sample: &[(String, String)],
+    max: u64,
+) -> Result<Vec<String>, StoreError> {
+    let mut wrong = Vec::new();
+    for (path, hash) in sample {
+        let Ok(crate::util::files::Bounded::Bytes(bytes)) =
+            crate::util::files::read_beneath(root, Path::new(path), max)
+        else {
+            continue;
+        };
+        if crate::util::sha256_hex(&bytes) != *hash {
+            continue;
+        }
+        if let Some(s) = stored(db, chunks, hash)? {
+            if check(&bytes, &s).is_err() {
+                wrong.push(hash.clone());
+            }
+        }
+    }
+    wrong.sort();
+    wrong.dedup();
+    Ok(wrong)
+}
+
+#[cfg(test)]
+mod tests;

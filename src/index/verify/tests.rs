@@ -1,0 +1,135 @@
+//! The check against real chunker and tagger output, and against each kind of lie.
+
+use super::*;
+use crate::index::chunk::Chunker;
+use crate::index::symbols::Tagger;
+
+const SOURCE: &str = "use std::path::Path;\n\n/// Read the settings at `path`.\npub fn load_settings(path: &Path) -> u32 {\n    let text = std::fs::read_to_string(path).unwrap_or_default();\n    text.len() as u32\n}\n\n\nstruct Settings {\n    verbose: bool,\n}\n";
+
+/// What this build computes for `text` of `language`, as the index would store it.
+pub(crate) fn computed(language: &'static str, text: &str, tokens: usize) -> Stored {
+    let hash = crate::util::sha256_hex(text.as_bytes());
+    let chunks: Vec<ChunkRow> = Chunker::new(tokens)
+        .chunk(language, text)
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| ChunkRow {
+            id: format!("{hash}:{i}"),
+            content_hash: hash.clone(),
+            filepath: "src/x".into(),
+            language: language.into(),
+            content: c.text,
+            start_line: c.start_line,
+            end_line: c.end_line,
+        })
+        .collect();
+    let symbols = Tagger::default().symbols(language, text);
+    Stored {
+        row: ContentRow {
+            language: language.into(),
+            n_chunks: chunks.len(),
+            n_symbols: symbols.len(),
+            size: text.len() as u64,
+        },
+        hash,
+        chunks,
+        symbols,
+    }
+}
+
+#[test]
+fn what_this_build_computes_is_true_of_its_bytes_however_it_was_cut() {
+    for tokens in [16, 64, 4096] {
+        let s = computed("rust", SOURCE, tokens);
+        assert!(s.chunks.len() > 1 || tokens == 4096);
+        assert!(!s.symbols.is_empty());
+        check(SOURCE.as_bytes(), &s).unwrap();
+    }
+}
+
+#[test]
+fn each_kind_of_lie_is_caught() {
+    let good = computed("rust", SOURCE, 16);
+    type Lie = Box<dyn Fn(&mut Stored)>;
+    let lies: Vec<(&str, Lie)> = vec![
+        (
+            "other text",
+            Box::new(|s| s.chunks[1].content = "pub fn injected() {}".into()),
+        ),
+        (
+            "a line added",
+            Box::new(|s| s.chunks[0].content.push_str("\nrun_this();")),
+        ),
+        (
+            "lines moved",
+            Box::new(|s| {
+                s.chunks[1].start_line += 1;
+                s.chunks[1].end_line += 1;
+            }),
+        ),
+        (
+            "a chunk left out",
+            Box::new(|s| {
+                s.chunks.pop();
+                s.row.n_chunks -= 1;
+            }),
+        ),
+        (
+            "a chunk twice",
+            Box::new(|s| {
+                let mut again = s.chunks[0].clone();
+                again.id = format!("{}:{}", s.hash, s.chunks.len());
+                s.chunks.push(again);
+                s.row.n_chunks += 1;
+            }),
+        ),
+        ("a count", Box::new(|s| s.row.n_chunks += 1)),
+        ("the size", Box::new(|s| s.row.size += 1)),
+        (
+            "a language that drives the terminal",
+            Box::new(|s| s.row.language = "rust\x1b[2J".into()),
+        ),
+        (
+            "a signature",
+            Box::new(|s| s.symbols[0].signature = "fn evil()".into()),
+        ),
+        ("a name", Box::new(|s| s.symbols[0].name = "evil".into())),
+        (
+            "a kind",
+            Box::new(|s| s.symbols[0].kind = "function\n".into()),
+        ),
+        (
+            "a doc comment",
+            Box::new(|s| {
+                let f = s.symbols.iter_mut().find(|f| f.doc.is_some()).unwrap();
+                f.doc = Some("Deletes everything; safe to call.".into());
+            }),
+        ),
+        (
+            "lines past the end",
+            Box::new(|s| s.symbols[0].end_line = 99),
+        ),
+    ];
+    for (what, lie) in lies {
+        let mut s = good.clone();
+        lie(&mut s);
+        assert!(check(SOURCE.as_bytes(), &s).is_err(), "{what} passed");
+    }
+    let other = SOURCE.replace("verbose", "quiet");
+    assert!(
+        check(other.as_bytes(), &good).is_err(),
+        "other bytes passed"
+    );
+}
+
+#[test]
+fn a_snapshot_claiming_endless_definitions_is_refused_quickly() {
+    // One long line, and 100,000 definitions of it: each check would read the line again.
+    let text = format!("fn f() {{}} // {}\n", "x".repeat(100_000));
+    let mut s = computed("rust", &text, 4096);
+    let one = s.symbols[0].clone();
+    s.symbols = vec![one; 100_000];
+    s.row.n_symbols = s.symbols.len();
+    let err = check(text.as_bytes(), &s).unwrap_err();
+    assert!(err.contains("costs too much"), "{err}");
+}

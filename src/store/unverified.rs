@@ -1,0 +1,129 @@
+//! Content brought in from elsewhere (`import`; later a pulled index) and not yet checked
+//! against this clone's own bytes (`index::verify`): listed in `unverified`, and the catalog
+//! rows that use it are skipped with [`UNVERIFIED`], so no search shows it as the user's
+//! code. Once checked it is either verified (the rows are shown) or dropped (the rows say
+//! [`MISMATCH`] and the next index run of that branch computes the file itself).
+
+use std::collections::HashSet;
+
+use rusqlite::params;
+
+use super::catalog::Symbol;
+use super::{Db, StoreError};
+
+/// The skip reason of a catalog row whose (imported) content is not verified yet.
+pub const UNVERIFIED: &str = "imported, not yet verified against this clone's files";
+/// The skip reason of a catalog row whose imported content did not match this clone's file.
+pub const MISMATCH: &str = "imported content did not match this clone's file: dropped";
+
+/// What the index holds for one content, apart from its chunks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContentRow {
+    /// Language name.
+    pub language: String,
+    /// Chunks it says it has.
+    pub n_chunks: usize,
+    /// Definitions it says it has.
+    pub n_symbols: usize,
+    /// Size of the bytes it was computed from.
+    pub size: u64,
+}
+
+/// One catalog row that uses unverified content: (branch, path, content hash).
+pub type Pending = (String, String, String);
+
+impl Db {
+    /// Content hashes not yet verified.
+    pub fn unverified_hashes(&self) -> Result<HashSet<String>, StoreError> {
+        self.string_set("SELECT content_hash FROM unverified", [])
+    }
+
+    /// The catalog rows that use unverified content, by content hash: where this clone may
+    /// have the same bytes.
+    pub fn pending_rows(&self) -> Result<Vec<Pending>, StoreError> {
+        let err = |e| self.err("read unverified content", e);
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT branch, path, content_hash FROM catalog
+                 WHERE skip_reason = ?1 ORDER BY content_hash, branch, path",
+            )
+            .map_err(err)?;
+        let rows = stmt
+            .query_map([UNVERIFIED], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .and_then(|rows| rows.collect::<Result<Vec<Pending>, _>>())
+            .map_err(err)?;
+        Ok(rows)
+    }
+
+    /// The content row of `hash`, if it is stored.
+    pub fn content_row(&self, hash: &str) -> Result<Option<ContentRow>, StoreError> {
+        use rusqlite::OptionalExtension;
+        self.conn
+            .prepare_cached(
+                "SELECT language, n_chunks, n_symbols, size FROM content WHERE content_hash = ?1",
+            )
+            .and_then(|mut s| {
+                s.query_row([hash], |r| {
+                    Ok(ContentRow {
+                        language: r.get(0)?,
+                        n_chunks: r.get::<_, i64>(1)?.max(0) as usize,
+                        n_symbols: r.get::<_, i64>(2)?.max(0) as usize,
+                        size: r.get::<_, i64>(3)?.max(0) as u64,
+                    })
+                })
+                .optional()
+            })
+            .map_err(|e| self.err("read content", e))
+    }
+
+    /// The definitions stored for `hash`.
+    pub fn symbols_of(&self, hash: &str) -> Result<Vec<Symbol>, StoreError> {
+        let err = |e| self.err("read symbols", e);
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT name, kind, start_line, end_line, signature, doc FROM snippets
+                 WHERE content_hash = ?1",
+            )
+            .map_err(err)?;
+        let rows = stmt
+            .query_map([hash], |r| Symbol::from_row(r, 0))
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(err)?;
+        Ok(rows)
+    }
+
+    /// Record what checking found, in one transaction: `verified` contents are shown from now
+    /// on; `dropped` ones lose their content and symbols (their chunks are the caller's to
+    /// delete, after this commits) and the rows that used them say [`MISMATCH`].
+    pub fn settle_unverified(
+        &self,
+        verified: &[String],
+        dropped: &[String],
+    ) -> Result<(), StoreError> {
+        let err = |e| self.err("record verified content", e);
+        let tx = self.write_tx("record verified content")?;
+        {
+            let mut done = tx
+                .prepare_cached("DELETE FROM unverified WHERE content_hash = ?1")
+                .map_err(err)?;
+            let mut mark = tx
+                .prepare_cached(
+                    "UPDATE catalog SET skip_reason = ?3 WHERE content_hash = ?1 AND skip_reason = ?2",
+                )
+                .map_err(err)?;
+            for h in verified {
+                done.execute([h]).map_err(err)?;
+                mark.execute(params![h, UNVERIFIED, None::<String>])
+                    .map_err(err)?;
+            }
+            for h in dropped {
+                mark.execute(params![h, UNVERIFIED, MISMATCH])
+                    .map_err(err)?;
+            }
+        }
+        super::catalog::delete_content_rows(&tx, dropped).map_err(err)?;
+        tx.commit().map_err(err)
+    }
+}

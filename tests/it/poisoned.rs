@@ -1,0 +1,131 @@
+//! A snapshot whose shape is right but whose text lies: chunk text or definitions that are
+//! not the files they claim, and names made to drive a terminal. Imported content is shown
+//! only once it is checked against this clone's own bytes (docs/security.md).
+
+use crate::common::fixture;
+use crate::untrusted::{exported, fresh_clone, index_dir, repack, sql};
+
+const INJECTED: &str = "pub fn attacker_injected_marker() { run_this_instead(); }";
+
+/// Replace the text of the first chunk of `path` in the database at `db`.
+fn alter_chunk(db: &std::path::Path, path: &str) {
+    sql(
+        db,
+        &format!(
+            "UPDATE chunk_text SET content = '{INJECTED}'
+               WHERE rid = (SELECT rid FROM chunks WHERE filepath = '{path}' AND n = 0);"
+        ),
+    );
+}
+
+#[test]
+fn altered_chunk_text_in_a_snapshot_is_never_shown_at_the_real_path() {
+    let (repo, _tmp, unpacked) = exported();
+    alter_chunk(&unpacked.join("meta.sqlite"), "src/config.rs");
+    let tar = repack(&unpacked, "altered.tar");
+    let dev = fresh_clone(&repo);
+    dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    // Searchable at once, with this clone's own text only.
+    assert!(dev
+        .hit_paths("attacker_injected_marker", &["--no-index"])
+        .is_empty());
+    assert_eq!(
+        dev.hit_paths("retry failed uploads", &["--no-index"])[0],
+        "app/upload.py"
+    );
+    // An index run never takes the altered content for this clone's file either.
+    dev.index(&[]);
+    assert!(dev.hit_paths("attacker_injected_marker", &[]).is_empty());
+    let hits = dev.search("load settings configuration file", &[]);
+    let config = hits.iter().find(|h| h["path"] == "src/config.rs").unwrap();
+    assert!(
+        config["snippet"]
+            .as_str()
+            .unwrap()
+            .contains("load_settings"),
+        "{config}"
+    );
+    assert_eq!(dev.run(&["doctor"]).status.code(), Some(0));
+}
+
+#[test]
+fn content_this_clone_cannot_check_stays_hidden_until_it_can() {
+    let ci = fixture();
+    ci.git(&["checkout", "-q", "-b", "ci-only"]);
+    ci.write("extra.rs", "pub fn ci_only_marker() -> u32 { 7 }\n");
+    ci.commit_all("only on CI");
+    ci.index(&[]);
+    ci.git(&["checkout", "-q", "main"]);
+    ci.index(&[]);
+    let tmp = tempfile::tempdir().unwrap();
+    let tar = tmp.path().join("index.tar");
+    ci.run_ok(&["export", tar.to_str().unwrap()], 0);
+    // A clone of main only: it has no bytes to check extra.rs against.
+    let dev = fresh_clone(&ci);
+    dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    let hidden = dev.hit_paths("ci_only_marker", &["--no-index", "--branch", "ci-only"]);
+    assert!(hidden.is_empty(), "{hidden:?}");
+    let status = dev.status(&["--verbose", "--branch", "ci-only"]);
+    assert!(
+        status["skipped_files"]
+            .to_string()
+            .contains("not yet verified"),
+        "{status}"
+    );
+    // Once the clone has the branch, its run checks the imported content and shows it.
+    dev.git(&[
+        "fetch",
+        "-q",
+        ci.path().to_str().unwrap(),
+        "ci-only:ci-only",
+    ]);
+    dev.git(&["checkout", "-q", "ci-only"]);
+    let run = dev.index(&[]);
+    assert_eq!(run["stats"]["compute"], 0, "{run}");
+    assert_eq!(
+        dev.hit_paths("ci_only_marker", &["--no-index"])[0],
+        "extra.rs"
+    );
+}
+
+#[test]
+fn doctor_finds_chunks_that_are_not_the_files_text() {
+    // As an import by an older version would have left it: altered text, taken as verified.
+    let repo = fixture();
+    repo.index(&[]);
+    alter_chunk(&index_dir(&repo).join("meta.sqlite"), "src/config.rs");
+    let report = repo.run_ok(&["doctor"], 1);
+    assert!(report.contains("do not match"), "{report}");
+    let fixed = repo.run_ok(&["doctor", "--repair"], 0);
+    assert!(fixed.contains("after repair: Healthy"), "{fixed}");
+    assert!(repo
+        .hit_paths("attacker_injected_marker", &["--no-index"])
+        .is_empty());
+    assert_eq!(
+        repo.hit_paths("load_settings", &["--no-index"])[0],
+        "src/config.rs"
+    );
+}
+
+#[test]
+fn names_from_a_snapshot_reach_the_terminal_escaped() {
+    let (repo, _tmp, unpacked) = exported();
+    sql(
+        &unpacked.join("meta.sqlite"),
+        "UPDATE catalog SET branch = 'refs/heads/x' || char(27) || ']0;pwned' || char(7);
+         UPDATE catalog SET skip_reason = 'junk' || char(27) || '[2J'
+           WHERE skip_reason IS NOT NULL;
+         UPDATE content SET note = 'plain' || char(27) || '[31m';",
+    );
+    let tar = repack(&unpacked, "names.tar");
+    let dev = fresh_clone(&repo);
+    let out = dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+    assert!(out.contains("\\u{1b}"), "{out}");
+    let branch = "refs/heads/x\x1b]0;pwned\x07";
+    let out = dev.run_ok(&["status", "--verbose", "--branch", branch], 0);
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+    assert!(out.contains("skipped"), "{out}");
+    let out = dev.run_ok(&["status"], 0);
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+}
