@@ -154,7 +154,7 @@ def main():
     ap.add_argument("--seed", type=int, default=20260601)
     ap.add_argument("--texts", type=int, default=24576, help="texts the teacher embeds (time!)")
     ap.add_argument("--contrast", type=float, default=0.0, help="weight of the query-code pair loss")
-    ap.add_argument("--sif", type=float, default=0.0, help="SIF weighting coefficient (0: none)")
+    ap.add_argument("--sif", type=float, default=0.001, help="SIF weighting coefficient (0: none)")
     ap.add_argument("--stop-after", choices=["texts", "teach", "distill"], default=None)
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
