@@ -97,7 +97,8 @@ impl Config {
         let mut dropped = Vec::new();
         let defaults = EmbedConfig::default();
         let e = &mut self.embed;
-        if !matches!(e.provider.as_str(), "local" | "none") {
+        // The compiled-in models send nothing anywhere: a committed file may pick them.
+        if !matches!(e.provider.as_str(), "local" | "static" | "none") {
             dropped.push(format!("embed.provider = {:?}", e.provider));
             e.provider = defaults.provider.clone();
         }
@@ -280,7 +281,7 @@ mod tests {
             match Config::load(dir.path(), |_| None) {
                 Ok(c) => {
                     let d = EmbedConfig::default();
-                    proptest::prop_assert!(matches!(c.embed.provider.as_str(), "local" | "none"));
+                    proptest::prop_assert!(matches!(c.embed.provider.as_str(), "local" | "static" | "none"));
                     proptest::prop_assert_eq!(&c.embed.url, &d.url);
                     proptest::prop_assert_eq!(&c.embed.api_key_env, "");
                     proptest::prop_assert_eq!(&c.embed.model, "");

@@ -99,7 +99,7 @@ pub struct Config {
 pub struct EmbedConfig {
     /// `none` (the default: vector search off, no embedding cost; see bench/RESULTS.md for
     /// why), `local` (the model compiled into the binary, or one installed with `model
-    /// install`) or `openai` (any OpenAI-compatible `/embeddings` API: OpenAI, Voyage, Ollama,
+    /// install`), `static` (the token-embedding model compiled into the binary) or `openai` (any OpenAI-compatible `/embeddings` API: OpenAI, Voyage, Ollama,
     /// llama.cpp server, TEI, vLLM).
     pub provider: String,
     /// Base URL of the API; `/embeddings` is appended.
@@ -355,7 +355,7 @@ impl Config {
         let bad = |key: &str, value: String, reason: &str| invalid(origin, key, value, reason);
         let e = &self.embed;
         match e.provider.as_str() {
-            "none" | "local" => {}
+            "none" | "local" | "static" => {}
             "openai" => {
                 if e.model.trim().is_empty() {
                     return Err(bad(
@@ -376,7 +376,7 @@ impl Config {
                 return Err(bad(
                     "embed.provider",
                     other.into(),
-                    "must be local, openai or none",
+                    "must be local, static, openai or none",
                 ))
             }
         }

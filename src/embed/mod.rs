@@ -1,13 +1,16 @@
 //! Embedding providers for vector search. [`Embedder`] turns texts into vectors; a provider
 //! is chosen by `[embed] provider` in the configuration: `local` (the default: a sentence
-//! transformer compiled into the binary, see [`local`]), `openai` (any OpenAI-compatible
-//! `/embeddings` API, see [`openai`]) or `none` (vector search off).
+//! transformer compiled into the binary, see [`local`]), `static` (a token-embedding model
+//! compiled into the binary: milliseconds, not seconds, see [`static_model`]), `openai` (any
+//! OpenAI-compatible `/embeddings` API, see [`openai`]) or `none` (vector search off).
 
 pub mod bert;
 pub mod limit;
 pub mod local;
 pub mod models;
 pub mod openai;
+pub mod static_model;
+pub mod wordpiece;
 
 use crate::config::EmbedConfig;
 
@@ -78,6 +81,7 @@ pub fn from_config(cfg: &EmbedConfig) -> Result<Option<Box<dyn Embedder>>, Embed
     match cfg.provider.as_str() {
         "openai" => Ok(Some(Box::new(openai::OpenAi::new(cfg)?))),
         "local" if cfg.model.is_empty() => Ok(Some(Box::new(local::Local))),
+        "static" => Ok(Some(Box::new(static_model::Static))),
         "local" => {
             let m = models::find(&cfg.model).map_err(|e| EmbedError::Local {
                 what: crate::util::chain(&e),
@@ -101,6 +105,7 @@ pub fn model_id(cfg: &EmbedConfig) -> Option<String> {
             cfg.dimension
         )),
         "local" if cfg.model.is_empty() => Some(local::model_id()),
+        "static" => Some(static_model::model_id()),
         // Not installed: an id no vectors have, so search says "no vectors yet".
         "local" => Some(format!(
             "local:{}",
