@@ -22,6 +22,11 @@ pub const HOME: &str = "HOME";
 /// its lease, not by a process id).
 pub const HOSTNAME: &str = "HOSTNAME";
 
+/// `0`: embed in the foreground (as `index --wait` does) instead of in a detached,
+/// low-priority background run; for scripts and tests that need the vectors when a command
+/// returns.
+pub const BACKGROUND: &str = "GIT_CODESEARCH_BACKGROUND";
+
 /// The value of `name`, if set.
 pub fn get(name: &str) -> Option<OsString> {
     std::env::var_os(name)

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
+use super::background;
 use super::observer::Terminal;
 use super::{IndexArgs, Outcome};
 use git_codesearch::index::lock::Contention;
@@ -17,17 +18,24 @@ pub const LOCK_WAIT: Duration = Duration::from_secs(30);
 /// Run `index`.
 pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
-    let quiet = args.quiet || args.hook;
+    let unattended = args.hook || args.background;
+    if unattended {
+        background::lower_priority();
+    }
+    let quiet = args.quiet || unattended;
+    // An unattended run is already in the background: it embeds in-process.
+    let later =
+        !args.no_embed && !args.wait && !unattended && !args.dry_run && background::enabled();
     let opts = IndexOptions {
         dry_run: args.dry_run,
         resume: if args.restart {
             ResumeChoice::Restart
-        } else if args.resume || args.hook {
+        } else if args.resume || unattended {
             ResumeChoice::Resume
         } else {
             ResumeChoice::Ask
         },
-        contention: if args.hook {
+        contention: if unattended {
             Contention::Defer
         } else {
             Contention::Wait(LOCK_WAIT)
@@ -36,13 +44,19 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
             Some(rev) => Some(ws.repo.resolve_commit(rev)?),
             None => None,
         },
-        embed: if args.no_embed {
+        embed: if args.no_embed || later {
             EmbedPolicy::Skip
+        } else if unattended {
+            EmbedPolicy::Yielding
         } else {
             EmbedPolicy::All
         },
     };
     let report = index::run(&ws, &opts, &Terminal::new(quiet))?;
+    let background = match later && !report.deferred {
+        true => background::embed_later(&ws, &report.stats.branch, args.rev.as_deref()),
+        false => 0,
+    };
     if args.json {
         let line = serde_json::json!({
             "branch": git_codesearch::git::display_key(&report.stats.branch),
@@ -55,25 +69,48 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
                 .as_ref()
                 .and_then(|e| e.outcome.error.as_ref())
                 .map(|e| git_codesearch::util::chain(e)),
+            "embedding_in_background": background,
         });
         writeln!(std::io::stdout(), "{line}").map_err(Error::Output)?;
     } else if args.dry_run {
         let line = format!("plan for {}", counts(&report.stats));
         writeln!(std::io::stdout(), "{line}").map_err(Error::Output)?;
     } else if !quiet {
-        eprintln!("{}", summary(&report));
+        eprintln!("{}{}", summary(&report), background_note(background));
     }
     Ok(Outcome::Found)
 }
 
-/// Options for a run nobody watches (the MCP server): no progress, resume without asking.
+/// `; embedding N files in the background` when a background run was started.
+fn background_note(files: usize) -> String {
+    match files {
+        0 => String::new(),
+        n => format!("; embedding {n} files in the background"),
+    }
+}
+
+/// Options for a run nobody watches (the MCP server): no progress, resume without asking;
+/// embedding left to a background run (see [`embed_after`]) unless that is turned off.
 pub fn quiet_options(contention: Contention) -> IndexOptions {
     IndexOptions {
         dry_run: false,
         resume: ResumeChoice::Resume,
         contention,
         commit: None,
-        embed: EmbedPolicy::Budget(MCP_EMBED_BUDGET),
+        embed: if background::enabled() {
+            EmbedPolicy::Skip
+        } else {
+            EmbedPolicy::Budget(MCP_EMBED_BUDGET)
+        },
+    }
+}
+
+/// After a run made with [`quiet_options`] or by [`index_now`]: start the background
+/// embedding of what it left pending; returns how many files it will embed.
+pub fn embed_after(ws: &Workspace, report: &IndexReport, rev: Option<&str>) -> usize {
+    match background::enabled() && !report.deferred {
+        true => background::embed_later(ws, &report.stats.branch, rev),
+        false => 0,
     }
 }
 
@@ -87,16 +124,22 @@ pub fn index_now(
     quiet: bool,
     commit: Option<String>,
 ) -> Result<IndexReport, Error> {
+    let commit_arg = commit.clone();
     let opts = IndexOptions {
         dry_run: false,
         resume: ResumeChoice::Ask,
         contention: Contention::Wait(LOCK_WAIT),
         commit,
-        embed: EmbedPolicy::Budget(Duration::from_secs(ws.config.embed.search_budget_secs)),
+        embed: if background::enabled() {
+            EmbedPolicy::Skip
+        } else {
+            EmbedPolicy::Budget(Duration::from_secs(ws.config.embed.search_budget_secs))
+        },
     };
     let report = index::run(ws, &opts, &Terminal::new(quiet))?;
+    let background = embed_after(ws, &report, commit_arg.as_deref());
     if !quiet {
-        eprintln!("{}", summary(&report));
+        eprintln!("{}{}", summary(&report), background_note(background));
     }
     Ok(report)
 }
@@ -130,6 +173,7 @@ fn embed_summary(o: &git_codesearch::index::vectors::EmbedOutcome) -> String {
         let why = match (&o.error, o.out_of_time) {
             (Some(e), _) => format!("the embedder failed: {}", git_codesearch::util::chain(e)),
             (None, true) => "time budget used up; `git codesearch index` finishes".into(),
+            (None, false) if o.yielded => "another run took over".into(),
             (None, false) => "interrupted".into(),
         };
         s.push_str(&format!("; {} files still need vectors ({why})", o.pending));

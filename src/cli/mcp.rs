@@ -262,7 +262,8 @@ fn ready(dir: &Path) -> Result<(Workspace, String), ToolError> {
     let branch = ws.branch()?;
     if !ws.db()?.has_branch(&branch.key)? {
         let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
-        git_codesearch::index::run(&ws, &opts, &super::observer::Terminal::new(true))?;
+        let report = git_codesearch::index::run(&ws, &opts, &super::observer::Terminal::new(true))?;
+        cmd_index::embed_after(&ws, &report, None);
     }
     Ok((ws, branch.key))
 }
@@ -376,10 +377,14 @@ fn reindex(dir: &Path) -> Result<Value, ToolError> {
     let ws = super::open(dir)?;
     let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
     let report = git_codesearch::index::run(&ws, &opts, &super::observer::Terminal::new(true))?;
-    let text = cmd_index::summary(&report);
+    let background = cmd_index::embed_after(&ws, &report, None);
+    let mut text = cmd_index::summary(&report);
+    if background > 0 {
+        text.push_str(&format!("; embedding {background} files in the background"));
+    }
     let v = serde_json::to_value(&report.stats).unwrap_or(Value::Null);
     Ok(tool_result(
-        json!({"stats": v, "deferred": report.deferred}),
+        json!({"stats": v, "deferred": report.deferred, "embedding_in_background": background}),
         text,
         false,
     ))

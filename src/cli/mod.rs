@@ -3,6 +3,7 @@
 //! (0 hits / success, 1 no hits, 2 error, 130 interrupted).
 
 mod assets;
+mod background;
 mod cmd_doctor;
 mod cmd_gc;
 mod cmd_hooks;
@@ -205,11 +206,18 @@ pub struct IndexArgs {
     #[arg(long, value_name = "REV")]
     pub rev: Option<String>,
     /// Leave embedding for later: update chunks and symbols only (vectors stay pending).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "wait")]
     pub no_embed: bool,
+    /// Embed in the foreground before returning (by default a low-priority background run
+    /// embeds what is pending once chunks and symbols are written).
+    #[arg(long)]
+    pub wait: bool,
     /// Run as a git hook: never wait for the lock (ask the holder to run again instead).
     #[arg(long, hide = true)]
     pub hook: bool,
+    /// The background embedding run: a hook run at low priority that embeds everything pending.
+    #[arg(long, hide = true)]
+    pub background: bool,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,

@@ -62,6 +62,8 @@ pub fn acquire(
                         });
                     }
                     if !told {
+                        // A background holder lets the lock go at its next step.
+                        db.want_lock()?;
                         on_wait(&holder);
                         told = true;
                     }

@@ -27,6 +27,10 @@ pub enum EmbedPolicy {
     All,
     /// As much as fits in this time; the rest stays pending.
     Budget(std::time::Duration),
+    /// Everything pending, unless another run waits for the lock: then stop (the rest stays
+    /// pending) and let it go. Background and hook runs embed so, so that a user's own `index`
+    /// never waits for a model.
+    Yielding,
 }
 
 /// The embedding part of a report.
@@ -66,7 +70,7 @@ pub(super) fn run_phase(
     } = *run;
     let deadline = match run.policy {
         EmbedPolicy::Skip => return Ok(None),
-        EmbedPolicy::All => None,
+        EmbedPolicy::All | EmbedPolicy::Yielding => None,
         EmbedPolicy::Budget(d) => Some(Instant::now() + d),
     };
     let model = match crate::embed::model_id(&ws.config.embed) {
@@ -123,6 +127,7 @@ pub(super) fn run_phase(
         branch: &stats.branch,
         batch_size: ws.config.embed.batch_size,
         deadline,
+        yields: run.policy == EmbedPolicy::Yielding,
         progress: &progress,
         hold: &hold,
         obs,
@@ -152,6 +157,8 @@ pub struct EmbedOutcome {
     pub error: Option<EmbedError>,
     /// Stopped at the time budget.
     pub out_of_time: bool,
+    /// Stopped because another run waits for the lock.
+    pub yielded: bool,
 }
 
 /// What the phase works with.
@@ -168,6 +175,8 @@ pub struct EmbedJob<'a> {
     pub batch_size: usize,
     /// Stop (leaving the rest pending) at this instant.
     pub deadline: Option<Instant>,
+    /// Stop (leaving the rest pending) when another run waits for the lock.
+    pub yields: bool,
     /// Called after each step with (done, total).
     pub progress: &'a dyn Fn(usize, usize),
     /// Called before each write: fails when this run no longer holds the index lock, so a
@@ -195,6 +204,10 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
         }
         if job.deadline.is_some_and(|d| Instant::now() >= d) {
             out.out_of_time = true;
+            break;
+        }
+        if job.yields && job.db.lock_wanted()? {
+            out.yielded = true;
             break;
         }
         let step: Vec<String> = pending[i..(i + CONTENTS_PER_STEP).min(pending.len())].to_vec();

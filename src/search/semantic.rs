@@ -44,7 +44,7 @@ pub fn readiness(db: &Db, config: &Config, branch: &str) -> Result<Readiness, Se
     tracing::debug!("vector coverage read");
     if done == 0 {
         return Ok(Readiness::Off(format!(
-            "no vectors yet on this branch (0 of {total} files embedded): run `git codesearch index`; using BM25 + symbols"
+            "no vectors yet on this branch (0 of {total} files embedded; a background run embeds them, `git codesearch index --wait` now); using BM25 + symbols"
         )));
     }
     crate::embed::warm_up(&config.embed);
@@ -103,7 +103,7 @@ pub fn retrieve(
     )?;
     let note = (done < total).then(|| {
         format!(
-            "vectors cover {done} of {total} files on this branch: run `git codesearch index` to embed the rest"
+            "vectors cover {done} of {total} files on this branch (the rest are embedded in the background; `git codesearch index --wait` embeds them now)"
         )
     });
     Ok(VectorPart {

@@ -120,7 +120,8 @@ impl Db {
             )
             .optional()
             .map_err(|e| self.err("unlock", e))?;
-        Ok(rerun.unwrap_or(0) != 0)
+        // 2: a run waits for the lock and will do that pass itself.
+        Ok(rerun.unwrap_or(0) == 1)
     }
 
     /// Ask the current holder to run once more when it finishes (used by hooks instead of
@@ -128,9 +129,28 @@ impl Db {
     pub fn request_rerun(&self) -> Result<bool, StoreError> {
         let n = self
             .conn
-            .execute("UPDATE index_lock SET rerun = 1", [])
+            .execute("UPDATE index_lock SET rerun = max(rerun, 1)", [])
             .map_err(|e| self.err("request rerun", e))?;
         Ok(n == 1)
+    }
+
+    /// Tell the holder that a run is waiting for the lock (`rerun = 2`): a background run
+    /// stops embedding and lets it go; the waiter then does the pass a hook asked for.
+    pub fn want_lock(&self) -> Result<(), StoreError> {
+        self.conn
+            .execute("UPDATE index_lock SET rerun = 2", [])
+            .map_err(|e| self.err("want lock", e))?;
+        Ok(())
+    }
+
+    /// Whether a run is waiting for the lock (see [`Db::want_lock`]).
+    pub fn lock_wanted(&self) -> Result<bool, StoreError> {
+        self.conn
+            .query_row("SELECT count(*) FROM index_lock WHERE rerun = 2", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n > 0)
+            .map_err(|e| self.err("read lock request", e))
     }
 
     /// Clear a pending rerun request (we are about to do that pass).

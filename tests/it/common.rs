@@ -27,6 +27,9 @@ pub fn hermetic(cmd: &mut Command, home: &Path) {
         .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
         .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
         .env("NO_COLOR", "1")
+        // Vectors in the foreground: a test that asks for them has them when `index` returns
+        // (the background run has its own tests, in vectors.rs).
+        .env("GIT_CODESEARCH_BACKGROUND", "0")
         .env_remove("GIT_CODESEARCH_DIR")
         .env_remove("GIT_CODESEARCH_MODELS")
         .env_remove("GIT_CODESEARCH_TRACE")

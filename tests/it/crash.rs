@@ -25,7 +25,7 @@ fn big_repo() -> TestRepo {
 /// Wait until the index database of `repo` answers `query` (one integer) with more than 0,
 /// polling every 20 ms: tests act on what a run has reached, not on how long it has run.
 /// Fails after 120 s, or if `child` ends first.
-fn wait_until(repo: &TestRepo, child: &mut std::process::Child, query: &str) {
+pub fn wait_until(repo: &TestRepo, child: &mut std::process::Child, query: &str) {
     let db = repo.path().join(".git/codesearch/meta.sqlite");
     let deadline = std::time::Instant::now() + Duration::from_secs(120);
     loop {

@@ -227,3 +227,110 @@ fn vector_search_is_off_by_default_quietly_and_mode_vector_says_how_to_turn_it_o
     );
     assert!(err.contains("hint:"), "{err}");
 }
+
+/// `index` in the background mode users get: what `--json` says, after the command returned.
+fn index_with_background(repo: &TestRepo, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["index", "--json", "-q"];
+    args.extend_from_slice(extra);
+    let out = repo
+        .cmd(&args)
+        .env_remove("GIT_CODESEARCH_BACKGROUND")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The branch's vector coverage from `status --json`: (embedded files, files with chunks).
+fn coverage(repo: &TestRepo) -> (u64, u64) {
+    let s: serde_json::Value =
+        serde_json::from_str(&repo.run_ok(&["status", "--json"], 0)).unwrap();
+    let v = &s["vectors"];
+    (
+        v["embedded_files"].as_u64().unwrap_or(0),
+        v["files_with_chunks"].as_u64().unwrap_or(0),
+    )
+}
+
+#[test]
+fn an_index_run_returns_before_embedding_and_a_background_run_embeds_the_rest() {
+    let repo = TestRepo::with_files(FILES);
+    repo.git(&["config", "codesearch.embedProvider", "static"]);
+    let v = index_with_background(&repo, &[]);
+    assert_eq!(
+        stats(&v, "embedded"),
+        0,
+        "the run itself embeds nothing: {v}"
+    );
+    assert_eq!(v["embedding_in_background"], 4, "{v}");
+    // The background run is detached: wait for its condition (all four files embedded).
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while coverage(&repo) != (4, 4) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the background run never embedded the branch: {:?}",
+            coverage(&repo)
+        );
+        std::thread::sleep(Duration::from_millis(50)); // polling interval, not a wait for it
+    }
+    let hits = repo.search(
+        "where do we retry failed uploads",
+        &["-n", "5", "--mode", "vector"],
+    );
+    assert!(hits[0]["degraded"].is_null(), "{hits:?}");
+    assert_eq!(hits[0]["sources"], serde_json::json!(["vector"]));
+    // Nothing left: the next run starts no background run.
+    let again = index_with_background(&repo, &[]);
+    assert_eq!(again["embedding_in_background"], 0, "{again}");
+}
+
+#[test]
+fn index_wait_embeds_in_the_foreground() {
+    let repo = TestRepo::with_files(FILES);
+    repo.git(&["config", "codesearch.embedProvider", "static"]);
+    let v = index_with_background(&repo, &["--wait"]);
+    assert_eq!(stats(&v, "embedded"), 4, "{v}");
+    assert_eq!(v["embedding_in_background"], 0, "{v}");
+    assert_eq!(coverage(&repo), (4, 4));
+}
+
+#[test]
+fn an_embedding_hook_run_lets_a_waiting_index_run_go_first() {
+    // Every embedding request takes 300 ms: the hook run's embedding would take a minute.
+    let server = Server::start(vec![], Answer::Slow(Duration::from_millis(300)));
+    let repo = TestRepo::new();
+    for i in 0..200 {
+        repo.write(
+            &format!("src/m{i}.py"),
+            format!("def f{i}():\n    return {i}\n"),
+        );
+    }
+    repo.commit_all("many");
+    openai_config(&repo, &server, "batch_size = 8\n");
+    repo.index(&["--no-embed"]);
+    let mut hook = repo
+        .cmd(&["index", "--hook", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    super::crash::wait_until(
+        &repo,
+        &mut hook,
+        "SELECT count(*) FROM checkpoint WHERE phase = 'embed' AND done > 0",
+    );
+    // A user's own run: it asks for the lock, and the hook run lets it go at its next step.
+    repo.write("src/new.py", "def arrived():\n    return 1\n");
+    let mine = repo.index(&["--no-embed"]);
+    assert_eq!(stats(&mine, "compute"), 1, "{mine}");
+    let out = hook.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        stats(&v, "embed_pending") > 0,
+        "the hook run embedded everything: {v}"
+    );
+}
