@@ -58,7 +58,13 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
             ModeArg::Symbol => Mode::Symbol,
         },
     };
-    let result = search::search(&db, &chunks, &ws.config, &branch.key, query, &opts)?;
+    let cx = search::Context {
+        db: &db,
+        chunks: &chunks,
+        config: &ws.config,
+        branch: &branch.key,
+    };
+    let result = search::search(&cx, query, &opts)?;
     tracing::debug!("searched");
     if let (Some(reason), false, false) = (&result.degraded, args.quiet, args.json) {
         eprintln!("note: {reason}");

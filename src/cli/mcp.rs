@@ -297,7 +297,13 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
     let db = ws.db()?;
     let chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
-    let result = search::search(&db, &chunks, &ws.config, &branch, q, &opts)?;
+    let cx = search::Context {
+        db: &db,
+        chunks: &chunks,
+        config: &ws.config,
+        branch: &branch,
+    };
+    let result = search::search(&cx, q, &opts)?;
     let (hits, cut) = budget::fit(result.hits, budget_tokens as usize);
     let mut text = String::new();
     let items: Vec<Value> = hits

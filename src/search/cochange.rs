@@ -4,19 +4,14 @@
 //! names the parser; the fix needs its header too. Measured with `bench/cochange_sim.py` and
 //! `bench/eval.py` (README, "Retrieval quality").
 
-use crate::store::{ChunkStore, Db};
-
 use super::fusion::{Source, Span};
-use super::{Ranked, SearchError};
+use super::{Context, Ranked, SearchError};
 
 use super::params::cochange::{HEADS, MIN_SHARE, POSITION};
 
 /// Move or add the partners of the top result files to just after `POSITION`.
-pub fn add_partners(
-    (db, chunks): (&Db, &ChunkStore),
-    branch: &str,
-    ranked: &mut Vec<Ranked>,
-) -> Result<(), SearchError> {
+pub fn add_partners(cx: &Context<'_>, ranked: &mut Vec<Ranked>) -> Result<(), SearchError> {
+    let Context { db, branch, .. } = *cx;
     let mut heads: Vec<String> = Vec::new();
     for (s, _) in ranked.iter() {
         if heads.len() == HEADS {
@@ -41,7 +36,7 @@ pub fn add_partners(
         }
     }
     for (i, path) in wanted.into_iter().enumerate() {
-        let Some(mut entry) = take_or_make(db, chunks, branch, ranked, &path)? else {
+        let Some(mut entry) = take_or_make(cx, ranked, &path)? else {
             continue;
         };
         let at = (pos + i).min(ranked.len());
@@ -61,12 +56,13 @@ pub fn add_partners(
 /// first chunk on the branch, or for a file the index skipped (a generated amalgamation,
 /// say) a hit with no lines; None when the file is not on the branch.
 fn take_or_make(
-    db: &Db,
-    chunks: &ChunkStore,
-    branch: &str,
+    cx: &Context<'_>,
     ranked: &mut Vec<Ranked>,
     path: &str,
 ) -> Result<Option<Ranked>, SearchError> {
+    let Context {
+        db, chunks, branch, ..
+    } = *cx;
     if let Some(i) = ranked.iter().position(|(s, _)| s.path == path) {
         let best = ranked.remove(i);
         ranked.retain(|(s, _)| s.path != path);

@@ -74,7 +74,8 @@ pub struct Past {
 pub fn spawn(
     path: &std::path::Path,
     branch: &str,
-    (q, title): (&Query, Option<Query>),
+    q: &Query,
+    title: Option<Query>,
     lang: Option<&str>,
 ) -> std::thread::JoinHandle<Result<Past, SearchError>> {
     let (branch, q, lang) = (branch.to_string(), q.clone(), lang.map(str::to_string));

@@ -9,9 +9,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::query::{is_stop_word, Query};
-use super::SearchError;
+use super::{Context, Fetch, SearchError};
 use crate::store::catalog::SymbolHit;
-use crate::store::{ChunkRef, ChunkStore, Db};
+use crate::store::ChunkRef;
 use crate::text::words::{singular, split_identifier};
 
 use super::params::MISSING_WORD_COST;
@@ -19,11 +19,12 @@ use super::params::MISSING_WORD_COST;
 /// The chunks holding the definitions of `hashes` that the query names best, best first, at
 /// most `n`.
 pub fn name_matches(
-    (db, chunks): (&Db, &ChunkStore),
+    cx: &Context<'_>,
     q: &Query,
     hashes: &[String],
-    (n, lang): (usize, Option<&str>),
+    fetch: Fetch<'_>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
+    let (db, chunks, n, lang) = (cx.db, cx.chunks, fetch.n, fetch.lang);
     let wanted: HashSet<String> = q.terms.iter().map(|t| singular(t)).collect();
     if wanted.is_empty() || hashes.is_empty() {
         return Ok(Vec::new());

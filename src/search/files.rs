@@ -118,7 +118,8 @@ pub fn sum_by_path(scores: Vec<FileScore>) -> Vec<FileScore> {
 pub fn lift_best_spans(
     spans: &mut [Span],
     files: Vec<FileScore>,
-    (decay, max_spans): (f64, usize),
+    decay: f64,
+    max_spans: usize,
 ) -> Vec<FileScore> {
     let mut by_path: HashMap<String, (FileScore, usize)> = files
         .into_iter()
@@ -300,7 +301,8 @@ mod tests {
         let rest = lift_best_spans(
             &mut spans,
             vec![file("b.rs", 0.2), file("c.rs", 0.1)],
-            (FILE_SPAN_DECAY, FILE_SPANS),
+            FILE_SPAN_DECAY,
+            FILE_SPANS,
         );
         assert_eq!(spans[0].path, "b.rs");
         assert!((spans[0].score - 0.6).abs() < 1e-12);
@@ -316,7 +318,8 @@ mod tests {
         lift_best_spans(
             &mut many,
             vec![file("m.rs", 1.0)],
-            (FILE_SPAN_DECAY, FILE_SPANS),
+            FILE_SPAN_DECAY,
+            FILE_SPANS,
         );
         let lifted = many
             .iter()

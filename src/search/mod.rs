@@ -153,15 +153,44 @@ pub fn prepare(raw: &str) -> Result<Query, SearchError> {
     })
 }
 
-/// Search `branch` (a catalog key) for `q`.
+/// What a search runs against: the catalog, the chunk store, the settings and the branch (a
+/// catalog key). The stages of a search take it whole, so that a new one needs no new
+/// parameter threaded through the others.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    /// The catalog.
+    pub db: &'a Db,
+    /// Chunk text, full text and vectors.
+    pub chunks: &'a ChunkStore,
+    /// The settings.
+    pub config: &'a Config,
+    /// The branch searched (a catalog key).
+    pub branch: &'a str,
+}
+
+/// What each retriever fetches: how many candidates, of which language, in which mode.
+#[derive(Debug, Clone, Copy)]
+pub struct Fetch<'a> {
+    /// Candidates per retriever.
+    pub n: usize,
+    /// Only chunks of this language (a `--lang` filter).
+    pub lang: Option<&'a str>,
+    /// Which retrievers run, and at which weights.
+    pub mode: Mode,
+}
+
+/// Search the context's branch for `q`.
 pub fn search(
-    db: &Db,
-    chunks: &ChunkStore,
-    config: &Config,
-    branch: &str,
+    cx: &Context<'_>,
     q: Query,
     opts: &SearchOptions,
 ) -> Result<SearchResult, SearchError> {
+    let Context {
+        db,
+        chunks,
+        config,
+        branch,
+    } = *cx;
     let glob = compile_glob(opts.path_glob.as_deref())?;
     let lang = check_lang(opts.lang.as_deref())?;
     let s = &config.search;
@@ -179,17 +208,21 @@ pub fn search(
         _ => q,
     };
     let ranking = params::Ranking::for_query(s, &q);
+    let fetch = Fetch {
+        n,
+        lang,
+        mode: opts.mode,
+    };
     // Before the lexical retrievers: a model that will be used starts loading now.
     let ready = of(Id::Vector)
         .runs(opts.mode, &s.weights)
-        .then(|| semantic::readiness(db, config, branch))
+        .then(|| semantic::readiness(cx))
         .transpose()?;
-    let (whole_files, title_files, past) =
-        start_file_lists(db, (branch, &q, lang), n, opts.mode, &s.weights);
-    let mut lists = lexical(db, chunks, branch, &q, (n, lang), opts.mode, &s.weights)?;
+    let (whole_files, title_files, past) = start_file_lists(cx, &q, fetch);
+    let mut lists = lexical(cx, &q, fetch)?;
     // Last: the query's embedding (model load) has had the lexical retrievers' time to warm up.
     if let Some(ready) = ready {
-        let part = semantic::retrieve(ready, (db, chunks), config, branch, &q, n, lang)?;
+        let part = semantic::retrieve(ready, cx, &q, fetch)?;
         tracing::debug!("vectors retrieved");
         let (list, why) = vector_list(part, opts.mode, &s.weights)?;
         lists.extend(list);
@@ -201,12 +234,9 @@ pub fn search(
     let past = background::join(past)?;
     tracing::debug!("files retrieved");
     if of(Id::Definitions).runs(opts.mode, &s.weights) && ranking.definitions > 0.0 {
-        let hashes = definition_candidates(
-            &lists,
-            (&whole_files, &title_files),
-            ranking.definition_files,
-        );
-        let found = defs::name_matches((db, chunks), &q, &hashes, (n, lang))?;
+        let hashes =
+            definition_candidates(&lists, &whole_files, &title_files, ranking.definition_files);
+        let found = defs::name_matches(cx, &q, &hashes, fetch)?;
         tracing::debug!("definitions the query names");
         lists.push((Source::Symbol, ranking.definitions, found));
     }
@@ -230,16 +260,15 @@ pub fn search(
         past: &past,
         evidence: question.then_some(&ev),
     };
-    let mut ranked = rank::rank(
-        (db, chunks),
-        &q,
-        branch,
-        (config, &ranking),
-        found,
-        (glob.as_ref(), limit),
-    )?;
+    let plan = rank::Plan {
+        q: &q,
+        ranking: &ranking,
+        glob: glob.as_ref(),
+        limit,
+    };
+    let mut ranked = rank::rank(cx, &plan, found)?;
     if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
-        cochange::add_partners((db, chunks), branch, &mut ranked)?;
+        cochange::add_partners(cx, &mut ranked)?;
     }
     ranked.truncate(limit);
     let mut hits = with_text(chunks, ranked)?;
@@ -278,13 +307,9 @@ fn vector_list(
 /// The file-level lists the mode and weights ask for, each started on a thread of its own
 /// (with its own SQLite connection): whole files, whole files for a pasted issue's title,
 /// and files of matching past commits.
-fn start_file_lists(
-    db: &Db,
-    (branch, q, lang): (&str, &Query, Option<&str>),
-    n: usize,
-    mode: Mode,
-    weights: &crate::config::Weights,
-) -> FileLists {
+fn start_file_lists(cx: &Context<'_>, q: &Query, fetch: Fetch<'_>) -> FileLists {
+    let Fetch { n, lang, mode } = fetch;
+    let (db, branch, weights) = (cx.db, cx.branch, &cx.config.search.weights);
     // Whole-file BM25 runs beside the other retrievers, on its own SQLite connection, and
     // returns as many candidates as they do (50 and 100 measured worse than 200).
     let whole_files = of(Id::File)
@@ -305,7 +330,7 @@ fn start_file_lists(
     // Either commit list runs without the other (`weights.commits = 0` keeps the title's).
     let past_title = title.filter(|_| of(Id::CommitsTitle).runs(mode, weights));
     let past = (of(Id::Commits).runs(mode, weights) || past_title.is_some())
-        .then(|| commits::spawn(db.path(), branch, (q, past_title), lang));
+        .then(|| commits::spawn(db.path(), branch, q, past_title, lang));
     (whole_files, title_files, past)
 }
 
@@ -319,15 +344,10 @@ type FileLists = (
 /// The BM25 and symbol lists the mode asks for. Symbol search's SQLite half runs first;
 /// its LanceDB half (finding the chunks that hold the definitions) runs on a second thread
 /// beside BM25, which keeps the SQLite connection.
-fn lexical(
-    db: &Db,
-    chunks: &ChunkStore,
-    branch: &str,
-    q: &Query,
-    (n, lang): (usize, Option<&str>),
-    mode: Mode,
-    weights: &crate::config::Weights,
-) -> Result<Vec<List>, SearchError> {
+fn lexical(cx: &Context<'_>, q: &Query, fetch: Fetch<'_>) -> Result<Vec<List>, SearchError> {
+    let Fetch { n, lang, mode } = fetch;
+    let (db, chunks, branch) = (cx.db, cx.chunks, cx.branch);
+    let weights = &cx.config.search.weights;
     let symbols = of(Id::Symbol)
         .runs(mode, weights)
         .then(|| retrieve::symbol_hits(db, branch, q, n))
@@ -361,7 +381,8 @@ fn lexical(
 /// `n_files` distinct contents of the chunk lists and of each whole-file list, in that order.
 fn definition_candidates(
     lists: &[List],
-    (files, title_files): (&[String], &[String]),
+    files: &[String],
+    title_files: &[String],
     n_files: usize,
 ) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();

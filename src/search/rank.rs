@@ -12,9 +12,9 @@ use super::params::Ranking;
 use super::query::Query;
 use super::retrievers::{self, Id};
 use super::thirdparty::ThirdParty;
-use super::{commits, files, prior, retrieve, Ranked, SearchError};
+use super::{commits, files, prior, retrieve, Context, Ranked, SearchError};
 use crate::config::Config;
-use crate::store::{ChunkRef, ChunkStore, Db};
+use crate::store::{ChunkRef, ChunkStore};
 
 use super::params::{MERGE_MAX_LINES, RECENCY_DAYS};
 
@@ -31,15 +31,39 @@ pub(super) struct Found<'a> {
     pub evidence: Option<&'a super::rerank::Evidence<'a>>,
 }
 
+/// How a search ranks: its query, the ranking it chose for the query's shape, the `--path`
+/// filter, and how many results are shown.
+pub(super) struct Plan<'a> {
+    pub q: &'a Query,
+    pub ranking: &'a Ranking,
+    pub glob: Option<&'a GlobMatcher>,
+    pub limit: usize,
+}
+
+/// Spans merged from ranked chunks and, by the indices their `members` hold, those chunks.
+struct Spans {
+    merged: Vec<Span>,
+    chunks: Vec<ChunkRef>,
+}
+
 /// Fuse, map to paths, filter, boost and merge, best first.
 pub(super) fn rank(
-    (db, chunks): (&Db, &ChunkStore),
-    q: &Query,
-    branch: &str,
-    (config, ranking): (&Config, &Ranking),
+    cx: &Context<'_>,
+    plan: &Plan<'_>,
     found: Found<'_>,
-    (glob, limit): (Option<&GlobMatcher>, usize),
 ) -> Result<Vec<Ranked>, SearchError> {
+    let Context {
+        db,
+        chunks,
+        config,
+        branch,
+    } = *cx;
+    let Plan {
+        q,
+        ranking,
+        glob,
+        limit,
+    } = *plan;
     let mut chunk_by_id: HashMap<&str, &ChunkRef> = HashMap::new();
     let keyed: Vec<(Source, f64, Vec<String>)> = found
         .lists
@@ -76,56 +100,40 @@ pub(super) fn rank(
         third_party,
         now_ns: crate::util::unix_now() as i128 * 1_000_000_000,
     };
-    let mut spans = Vec::new();
-    let mut chunk_of_span: Vec<ChunkRef> = Vec::new();
-    for (id, f) in &fused {
-        let chunk = chunk_by_id[id.as_str()];
-        for (path, mtime) in members.get(&chunk.content_hash).into_iter().flatten() {
-            if let Some(boost) = place.boost(path, *mtime, &chunk.language) {
-                spans.push(Span {
-                    path: path.clone(),
-                    start: chunk.start_line,
-                    end: chunk.end_line,
-                    score: f.score * boost,
-                    sources: f.sources.clone(),
-                    members: vec![chunk_of_span.len()],
-                });
-                chunk_of_span.push(chunk.clone());
-            }
-        }
-    }
-    let mut merged = fusion::merge_spans(spans, 1, MERGE_MAX_LINES);
+    let mut spans = place.chunks(&fused, &chunk_by_id, &members);
     let w = &ranking.weights;
     // Each file list with its retriever's weight and source (past commits' is `commits`).
-    let listed = |files, id| {
+    let listed = |id| {
         let r = retrievers::of(id);
-        (files, (r.weight)(w), r.source)
+        Listed {
+            rank: 0,
+            weight: (r.weight)(w),
+            source: r.source,
+        }
     };
     let weight = |id| (retrievers::of(id).weight)(w);
-    let mut file_scores = place.file_scores(listed(found.files, Id::File), &members);
-    file_scores.extend(place.file_scores(listed(found.title_files, Id::Title), &members));
+    let mut file_scores = place.file_scores(found.files, listed(Id::File), &members);
+    file_scores.extend(place.file_scores(found.title_files, listed(Id::Title), &members));
     file_scores.extend(place.past_scores(&found.past.query, weight(Id::Commits), &members));
     file_scores.extend(place.past_scores(&found.past.title, weight(Id::CommitsTitle), &members));
     let file_scores = files::sum_by_path(file_scores);
     let alone = files::lift_best_spans(
-        &mut merged,
+        &mut spans.merged,
         file_scores,
-        (ranking.file_span_decay, ranking.file_spans),
+        ranking.file_span_decay,
+        ranking.file_spans,
     );
-    add_file_spans(chunks, q, alone, (&mut merged, &mut chunk_of_span), limit)?;
+    add_file_spans(chunks, q, alone, &mut spans, limit)?;
     if let Some(ev) = found.evidence {
-        super::rerank::rerank(&mut merged, &chunk_of_span, ev, &|path| {
+        super::rerank::rerank(&mut spans.merged, &spans.chunks, ev, &|path| {
             place.prior_of(path)
         });
     }
+    let Spans { merged, chunks } = spans;
     Ok(merged
         .into_iter()
         .map(|s| {
-            let parts: Vec<ChunkRef> = s
-                .members
-                .iter()
-                .map(|&i| chunk_of_span[i].clone())
-                .collect();
+            let parts: Vec<ChunkRef> = s.members.iter().map(|&i| chunks[i].clone()).collect();
             (s, parts)
         })
         .collect())
@@ -143,6 +151,38 @@ struct Place<'a> {
 }
 
 impl Place<'_> {
+    /// The fused chunks at every path of the branch that holds them, boosted and filtered,
+    /// merged where they overlap.
+    fn chunks(
+        &self,
+        fused: &[(String, fusion::Fused)],
+        chunk_by_id: &HashMap<&str, &ChunkRef>,
+        members: &retrieve::Membership,
+    ) -> Spans {
+        let mut spans = Vec::new();
+        let mut chunks: Vec<ChunkRef> = Vec::new();
+        for (id, f) in fused {
+            let chunk = chunk_by_id[id.as_str()];
+            for (path, mtime) in members.get(&chunk.content_hash).into_iter().flatten() {
+                if let Some(boost) = self.boost(path, *mtime, &chunk.language) {
+                    spans.push(Span {
+                        path: path.clone(),
+                        start: chunk.start_line,
+                        end: chunk.end_line,
+                        score: f.score * boost,
+                        sources: f.sources.clone(),
+                        members: vec![chunks.len()],
+                    });
+                    chunks.push(chunk.clone());
+                }
+            }
+        }
+        Spans {
+            merged: fusion::merge_spans(spans, 1, MERGE_MAX_LINES),
+            chunks,
+        }
+    }
+
     /// The factor a hit in `path` gets from recency and the path prior; `None` when the
     /// `--path` filter leaves the path out.
     fn boost(&self, path: &str, mtime_ns: i64, language: &str) -> Option<f64> {
@@ -189,8 +229,17 @@ impl Place<'_> {
                 .flatten()
                 .find(|(path, _)| *path == f.path);
             if let Some((path, mtime)) = placed {
-                let listed = (i, weight, Source::Commits);
-                out.extend(self.file_score(listed, (path, *mtime, &f.content_hash)));
+                let listed = Listed {
+                    rank: i,
+                    weight,
+                    source: Source::Commits,
+                };
+                let file = Member {
+                    path,
+                    mtime_ns: *mtime,
+                    hash: &f.content_hash,
+                };
+                out.extend(self.file_score(listed, file));
             }
         }
         out
@@ -199,13 +248,20 @@ impl Place<'_> {
     /// A whole-file list's files on the branch with their weighted reciprocal rank.
     fn file_scores(
         &self,
-        (files, weight, source): (&[String], f64, Source),
+        files: &[String],
+        list: Listed,
         members: &retrieve::Membership,
     ) -> Vec<files::FileScore> {
         let mut out = Vec::new();
         for (i, hash) in files.iter().enumerate() {
             for (path, mtime) in members.get(hash).into_iter().flatten() {
-                out.extend(self.file_score((i, weight, source), (path, *mtime, hash)));
+                let listed = Listed { rank: i, ..list };
+                let file = Member {
+                    path,
+                    mtime_ns: *mtime,
+                    hash,
+                };
+                out.extend(self.file_score(listed, file));
             }
         }
         out
@@ -214,20 +270,31 @@ impl Place<'_> {
     /// The score a file list gives the file at `path` (modified at `mtime_ns`, content
     /// `hash`) that it ranks at 0-based `i`: weighted reciprocal rank times recency and the
     /// path prior; `None` when the `--path` filter leaves it out.
-    fn file_score(
-        &self,
-        (i, weight, source): (usize, f64, Source),
-        (path, mtime_ns, hash): (&str, i64, &str),
-    ) -> Option<files::FileScore> {
-        let language = crate::text::lang::language_of(path);
-        let boost = self.boost(path, mtime_ns, language)?;
+    fn file_score(&self, listed: Listed, file: Member<'_>) -> Option<files::FileScore> {
+        let language = crate::text::lang::language_of(file.path);
+        let boost = self.boost(file.path, file.mtime_ns, language)?;
         Some(files::FileScore {
-            path: path.to_string(),
-            content_hash: hash.to_string(),
-            score: weight / (self.rrf_k + (i + 1) as f64) * boost,
-            sources: vec![source],
+            path: file.path.to_string(),
+            content_hash: file.hash.to_string(),
+            score: listed.weight / (self.rrf_k + (listed.rank + 1) as f64) * boost,
+            sources: vec![listed.source],
         })
     }
+}
+
+/// Where a file list placed a file: its 0-based rank, and the list's weight and source.
+#[derive(Clone, Copy)]
+struct Listed {
+    rank: usize,
+    weight: f64,
+    source: Source,
+}
+
+/// A file of the branch holding a listed content: its path, modification time, content.
+struct Member<'a> {
+    path: &'a str,
+    mtime_ns: i64,
+    hash: &'a str,
 }
 
 /// Files only the whole-file retriever found join the ranking with their best chunk; only
@@ -237,9 +304,13 @@ fn add_file_spans(
     chunks: &ChunkStore,
     q: &Query,
     alone: Vec<files::FileScore>,
-    (merged, chunk_of_span): (&mut Vec<Span>, &mut Vec<ChunkRef>),
+    spans: &mut Spans,
     limit: usize,
 ) -> Result<(), SearchError> {
+    let Spans {
+        merged,
+        chunks: chunk_of_span,
+    } = spans;
     let floor = match merged.get(limit.saturating_sub(1)) {
         Some(last_shown) => last_shown.score,
         None => 0.0,
@@ -340,7 +411,12 @@ mod tests {
         )]
         .into_iter()
         .collect();
-        let scores = p.file_scores((std::slice::from_ref(&h), 0.5, Source::File), &members);
+        let listed = Listed {
+            rank: 0,
+            weight: 0.5,
+            source: Source::File,
+        };
+        let scores = p.file_scores(std::slice::from_ref(&h), listed, &members);
         // Both paths holding the content are lifted, by 0.5 / (k + 1).
         assert_eq!(scores.len(), 2);
         assert!(scores.iter().all(|s| (s.score - 0.5 / 91.0).abs() < 1e-12));

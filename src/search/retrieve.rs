@@ -177,14 +177,13 @@ pub fn symbol_chunks(
 /// Vector candidates on the branch, nearest first: over-fetches and filters by membership,
 /// and if that leaves too few while more may exist, asks again with a branch prefilter.
 pub fn vector(
-    db: &Db,
-    chunks: &ChunkStore,
-    branch: &str,
+    cx: &super::Context<'_>,
     model: &str,
     query: &[f32],
-    (n, min_similarity): (usize, f32),
-    lang: Option<&str>,
+    fetch: super::Fetch<'_>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
+    let (db, chunks, branch) = (cx.db, cx.chunks, cx.branch);
+    let (n, lang, min_similarity) = (fetch.n, fetch.lang, cx.config.embed.min_similarity);
     let close = |h: &crate::store::VectorHit| 1.0 - h.distance >= min_similarity;
     let lang_filter = lang.map(|l| filter::eq("language", l));
     let fetch = n * 3;

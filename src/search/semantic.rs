@@ -3,9 +3,9 @@
 //! BM25 + symbols with a reason, never fails it (unless `--mode vector` asked for vectors).
 
 use super::query::Query;
-use super::{retrieve, SearchError};
+use super::{retrieve, Context, Fetch, SearchError};
 use crate::config::Config;
-use crate::store::{ChunkRef, ChunkStore, Db};
+use crate::store::ChunkRef;
 
 /// What the vector retriever contributed.
 pub struct VectorPart {
@@ -36,7 +36,10 @@ pub const DISABLED: &str =
 
 /// Read, once per search, whether vectors can be searched on `branch`; when they can, start
 /// loading the model in the background so that it overlaps the lexical retrievers.
-pub fn readiness(db: &Db, config: &Config, branch: &str) -> Result<Readiness, SearchError> {
+pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
+    let Context {
+        db, config, branch, ..
+    } = *cx;
     let Some(model) = crate::embed::model_id(&config.embed) else {
         return Ok(Readiness::Disabled);
     };
@@ -54,13 +57,11 @@ pub fn readiness(db: &Db, config: &Config, branch: &str) -> Result<Readiness, Se
 /// Run vector retrieval if `ready` says it can run.
 pub fn retrieve(
     ready: Readiness,
-    (db, chunks): (&Db, &ChunkStore),
-    config: &Config,
-    branch: &str,
+    cx: &Context<'_>,
     q: &Query,
-    n: usize,
-    lang: Option<&str>,
+    fetch: Fetch<'_>,
 ) -> Result<VectorPart, SearchError> {
+    let Context { chunks, config, .. } = *cx;
     let off = |note: String| VectorPart {
         found: None,
         note: Some(note),
@@ -92,15 +93,7 @@ pub fn retrieve(
             )));
         }
     }
-    let found = retrieve::vector(
-        db,
-        chunks,
-        branch,
-        &model,
-        &vector,
-        (n, config.embed.min_similarity),
-        lang,
-    )?;
+    let found = retrieve::vector(cx, &model, &vector, fetch)?;
     let note = (done < total).then(|| {
         format!(
             "vectors cover {done} of {total} files on this branch (the rest are embedded in the background; `git codesearch index --wait` embeds them now)"
