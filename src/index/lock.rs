@@ -56,6 +56,9 @@ pub fn acquire(
                 }
                 Contention::Wait(limit) => {
                     if start.elapsed() >= limit {
+                        if told {
+                            db.want_lock(false)?;
+                        }
                         return Err(IndexError::Locked {
                             holder,
                             waited: limit,
@@ -63,7 +66,7 @@ pub fn acquire(
                     }
                     if !told {
                         // A background holder lets the lock go at its next step.
-                        db.want_lock()?;
+                        db.want_lock(true)?;
                         on_wait(&holder);
                         told = true;
                     }

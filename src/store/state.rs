@@ -120,8 +120,9 @@ impl Db {
             )
             .optional()
             .map_err(|e| self.err("unlock", e))?;
-        // 2: a run waits for the lock and will do that pass itself.
-        Ok(rerun.unwrap_or(0) == 1)
+        // With a run waiting for the lock (bit 2), that run does the pass itself.
+        let rerun = rerun.unwrap_or(0);
+        Ok(rerun & 1 != 0 && rerun & 2 == 0)
     }
 
     /// Ask the current holder to run once more when it finishes (used by hooks instead of
@@ -129,26 +130,34 @@ impl Db {
     pub fn request_rerun(&self) -> Result<bool, StoreError> {
         let n = self
             .conn
-            .execute("UPDATE index_lock SET rerun = max(rerun, 1)", [])
+            .execute("UPDATE index_lock SET rerun = rerun | 1", [])
             .map_err(|e| self.err("request rerun", e))?;
         Ok(n == 1)
     }
 
-    /// Tell the holder that a run is waiting for the lock (`rerun = 2`): a background run
-    /// stops embedding and lets it go; the waiter then does the pass a hook asked for.
-    pub fn want_lock(&self) -> Result<(), StoreError> {
+    /// Tell the holder that a run waits for the lock (bit 2 of `rerun`; bit 1 is a requested
+    /// pass): a background run stops embedding and lets it go, and the waiter does the pass
+    /// a hook asked for. `wanted = false`: the waiter gave up.
+    pub fn want_lock(&self, wanted: bool) -> Result<(), StoreError> {
+        let sql = if wanted {
+            "UPDATE index_lock SET rerun = rerun | 2"
+        } else {
+            "UPDATE index_lock SET rerun = rerun & ~2"
+        };
         self.conn
-            .execute("UPDATE index_lock SET rerun = 2", [])
+            .execute(sql, [])
             .map_err(|e| self.err("want lock", e))?;
         Ok(())
     }
 
-    /// Whether a run is waiting for the lock (see [`Db::want_lock`]).
+    /// Whether a run waits for the lock (see [`Db::want_lock`]).
     pub fn lock_wanted(&self) -> Result<bool, StoreError> {
         self.conn
-            .query_row("SELECT count(*) FROM index_lock WHERE rerun = 2", [], |r| {
-                r.get::<_, i64>(0)
-            })
+            .query_row(
+                "SELECT count(*) FROM index_lock WHERE rerun & 2 != 0",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
             .map(|n| n > 0)
             .map_err(|e| self.err("read lock request", e))
     }
@@ -158,7 +167,8 @@ impl Db {
         let n = self
             .conn
             .execute(
-                "UPDATE index_lock SET rerun = 0 WHERE pid = ?1 AND pid_start = ?2 AND rerun = 1",
+                "UPDATE index_lock SET rerun = rerun & ~1
+                 WHERE pid = ?1 AND pid_start = ?2 AND rerun & 1 != 0",
                 params![me.pid, me.pid_start],
             )
             .map_err(|e| self.err("take rerun", e))?;
