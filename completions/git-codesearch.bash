@@ -655,7 +655,7 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__index)
-            opts="-q -C -h --dry-run --resume --restart --quiet --rev --no-embed --hook --json --help"
+            opts="-q -C -h --dry-run --resume --restart --quiet --rev --no-embed --wait --hook --background --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -77,7 +77,9 @@ complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l 
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l restart -d 'Discard an interrupted run\'s partial work without asking'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l no-embed -d 'Leave embedding for later: update chunks and symbols only (vectors stay pending)'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l wait -d 'Embed in the foreground before returning (by default a low-priority background run embeds what is pending once chunks and symbols are written)'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l hook -d 'Run as a git hook: never wait for the lock (ask the holder to run again instead)'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l background -d 'The background embedding run: a hook run at low priority that embeds everything pending'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l json -d 'Print the result as JSON'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -s h -l help -d 'Print help'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand status" -l branch -d 'Status of this branch instead of the checked-out one' -r

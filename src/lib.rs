@@ -1,9 +1,11 @@
 //! git-codesearch: a branch-aware, offline code search index for git repositories.
 //!
-//! Layers depend downward only: the binary's `cli` -> `search` / `index` -> `store` / `embed`
+//! Layers depend downward only: the binary's `cli` -> `answer` (one path from a query to its
+//! answer, for the CLI and MCP) -> `search` / `index` -> `store` / `embed`
 //! / `git` -> `config` / `text` -> `env`; the library never prints or prompts.
 //! The library sees typed options ([`config::Config`]), never clap types.
 
+pub mod answer;
 pub mod config;
 pub mod embed;
 pub mod env;

@@ -11,9 +11,11 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::cmd_index;
+use super::observer::Terminal;
+use super::runs::{self, LOCK_WAIT};
+use git_codesearch::answer::{self, HitRecord, Request};
 use git_codesearch::index::lock::Contention;
-use git_codesearch::search::{self, budget, Mode, SearchOptions};
+use git_codesearch::search::{budget, Mode, SearchOptions};
 use git_codesearch::workspace::Workspace;
 use git_codesearch::Error;
 
@@ -256,16 +258,16 @@ pub fn check_path_glob(glob: &str) -> Result<(), String> {
     }
 }
 
-/// Open the workspace and make sure the checked-out branch has an index.
-fn ready(dir: &Path) -> Result<(Workspace, String), ToolError> {
-    let ws = super::open(dir)?;
-    let branch = ws.branch()?;
-    if !ws.db()?.has_branch(&branch.key)? {
-        let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
-        let report = git_codesearch::index::run(&ws, &opts, &super::observer::Terminal::new(true))?;
-        cmd_index::embed_after(&ws, &report, None);
+/// How the server indexes a branch that has none yet: quietly, resuming without asking.
+fn first_index() -> Option<git_codesearch::index::IndexOptions> {
+    Some(runs::quiet_options(Contention::Wait(LOCK_WAIT)))
+}
+
+/// After a call that indexed first: embed what that run left, in the background.
+fn after(ws: &Workspace, ready: &answer::Ready) {
+    if let Some(report) = &ready.first_index {
+        runs::embed_after(ws, report, None);
     }
-    Ok((ws, branch.key))
 }
 
 fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
@@ -275,49 +277,46 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
     if let Some(p) = &path {
         check_path_glob(p).map_err(ToolError::Bad)?;
     }
-    let mode = match str_arg(args, "mode").unwrap_or("hybrid") {
-        "hybrid" => Mode::Hybrid,
-        "bm25" => Mode::Bm25,
-        "vector" => Mode::Vector,
-        "symbol" => Mode::Symbol,
-        m => return Err(ToolError::Bad(format!("unknown mode {m:?}"))),
-    };
+    let mode = str_arg(args, "mode").unwrap_or("hybrid");
+    let mode = Mode::named(mode).ok_or_else(|| ToolError::Bad(format!("unknown mode {mode:?}")))?;
     let budget_tokens = args
         .get("max_tokens")
         .and_then(Value::as_u64)
         .unwrap_or(DEFAULT_BUDGET);
-    let q = search::prepare(query)?;
-    let (ws, branch) = ready(dir)?;
-    let opts = SearchOptions {
-        limit: Some(limit),
-        path_glob: path,
-        lang: str_arg(args, "lang").map(str::to_string),
-        mode,
+    let ws = super::open(dir)?;
+    let req = Request {
+        query,
+        options: SearchOptions {
+            limit: Some(limit),
+            path_glob: path,
+            lang: str_arg(args, "lang").map(str::to_string),
+            mode,
+        },
+        first_index: first_index(),
+        ..Request::default()
     };
-    let db = ws.db()?;
-    let chunks = ws.chunk_store()?;
-    chunks.ensure_present(db.count_with_chunks()?)?;
-    let cx = search::Context {
-        db: &db,
-        chunks: &chunks,
-        config: &ws.config,
-        branch: &branch,
-    };
-    let result = search::search(&cx, q, &opts)?;
+    let got = answer::answer(&ws, req, &Terminal::new(true))?;
+    after(&ws, &got.ready);
+    let result = got.result;
+    let branch = got.ready.branch.key;
     let (hits, cut) = budget::fit(result.hits, budget_tokens as usize);
+    let degraded = result.degraded.as_deref();
     let mut text = String::new();
-    let items: Vec<Value> = hits
+    let items: Vec<HitRecord<'_>> = hits
         .iter()
-        .map(|h| {
-            let content: Vec<&str> = h.lines.iter().map(|(_, l)| l.as_str()).collect();
-            let content = content.join("\n");
+        .enumerate()
+        .map(|(i, h)| {
+            let truncated = i + 1 == hits.len() && cut.trimmed_lines > 0;
+            let record = HitRecord::new(h, &result.query, &branch, degraded, Some(truncated));
             text.push_str(&format!(
                 "{}:{}-{} (score {:.4})\n{}\n\n",
-                h.path, h.start_line, h.end_line, h.score, content
+                h.path,
+                h.start_line,
+                h.end_line,
+                h.score,
+                record.content.as_deref().unwrap_or_default()
             ));
-            json!({"path": h.path, "start_line": h.start_line, "end_line": h.end_line,
-                   "score": h.score, "sources": h.sources, "language": h.language,
-                   "content": content})
+            record
         })
         .collect();
     if items.is_empty() {
@@ -329,10 +328,10 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
             super::render::cut_note(&cut, budget_tokens as u32)
         ));
     }
-    if let Some(d) = &result.degraded {
+    if let Some(d) = degraded {
         text.push_str(&format!("[note: {d}]\n"));
     }
-    let structured = json!({"hits": items, "degraded": result.degraded,
+    let structured = json!({"hits": items, "degraded": degraded,
         "cut": {"dropped_hits": cut.dropped_hits, "trimmed_lines": cut.trimmed_lines}});
     Ok(tool_result(structured, text, false))
 }
@@ -343,8 +342,10 @@ fn symbol_lookup(dir: &Path, args: &Value) -> Result<Value, ToolError> {
         .filter(|n| !n.is_empty())
         .ok_or_else(|| ToolError::Bad("name is required".into()))?;
     let limit = limit_arg(args, 10)?;
-    let (ws, branch) = ready(dir)?;
-    let defs = ws.db()?.definitions(&branch, name, limit)?;
+    let ws = super::open(dir)?;
+    let ready = answer::ready(&ws, None, None, first_index(), &Terminal::new(true))?;
+    after(&ws, &ready);
+    let defs = ws.db()?.definitions(&ready.branch.key, name, limit)?;
     let mut text = String::new();
     for d in &defs {
         text.push_str(&format!(
@@ -381,10 +382,10 @@ fn index_status(dir: &Path) -> Result<Value, ToolError> {
 
 fn reindex(dir: &Path) -> Result<Value, ToolError> {
     let ws = super::open(dir)?;
-    let opts = cmd_index::quiet_options(Contention::Wait(cmd_index::LOCK_WAIT));
-    let report = git_codesearch::index::run(&ws, &opts, &super::observer::Terminal::new(true))?;
-    let background = cmd_index::embed_after(&ws, &report, None);
-    let mut text = cmd_index::summary(&report);
+    let opts = runs::quiet_options(Contention::Wait(LOCK_WAIT));
+    let report = git_codesearch::index::run(&ws, &opts, &Terminal::new(true))?;
+    let background = runs::embed_after(&ws, &report, None);
+    let mut text = runs::summary(&report);
     if background > 0 {
         text.push_str(&format!("; embedding {background} files in the background"));
     }

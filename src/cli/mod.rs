@@ -16,14 +16,16 @@ mod cmd_trust;
 mod mcp;
 mod observer;
 mod render;
+mod runs;
 mod trace;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 
+use git_codesearch::search::Mode;
 use git_codesearch::Error;
 
 /// Branch-aware local code search for git repositories.
@@ -130,18 +132,13 @@ pub enum ModelAction {
     List,
 }
 
-/// Retrievers to use.
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum ModeArg {
-    /// BM25 + vectors (when available) + symbols.
-    #[default]
-    Hybrid,
-    /// Full-text BM25 only.
-    Bm25,
-    /// Embeddings only.
-    Vector,
-    /// Definition names only.
-    Symbol,
+/// `--mode NAME`: the search modes by the names the library gives them (MCP takes the same).
+fn mode_parser() -> impl clap::builder::TypedValueParser<Value = Mode> {
+    use clap::builder::TypedValueParser;
+    let values =
+        Mode::NAMES.map(|(name, _, what)| clap::builder::PossibleValue::new(name).help(what));
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|name: String| Mode::named(&name).unwrap_or_default())
 }
 
 /// Search arguments.
@@ -167,8 +164,8 @@ pub struct SearchArgs {
     #[arg(long = "rev", value_name = "REV")]
     pub rev: Option<String>,
     /// Retrievers to use.
-    #[arg(long = "mode", value_enum, default_value_t = ModeArg::Hybrid)]
-    pub mode: ModeArg,
+    #[arg(long = "mode", value_name = "MODE", value_parser = mode_parser(), default_value = "hybrid")]
+    pub mode: Mode,
     /// One JSON object per hit on stdout.
     #[arg(long)]
     pub json: bool,

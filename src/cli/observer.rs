@@ -52,6 +52,10 @@ impl Observer for Terminal {
                 when(h.acquired_at)
             )),
             Event::WaitingForLock(_) => {}
+            Event::FirstIndex(branch) if self.verbose => {
+                note(&format!("indexing {branch} for the first time…"))
+            }
+            Event::FirstIndex(_) => {}
             Event::Interrupted(cp) => note(&format!(
                 "found an interrupted index run: workspace {}, branch {}, phase {}, progress {}/{} files, started {}",
                 cp.workspace,

@@ -3,14 +3,10 @@
 
 use std::io::{IsTerminal, Write};
 
+use git_codesearch::answer::{snippet, HitRecord, HIT_VERSION, SNIPPET_LINES};
 use git_codesearch::search::budget::{Cut, FileHit};
 use git_codesearch::search::query::Query;
 use git_codesearch::search::Hit;
-
-/// Version of the `--json` hit schema.
-pub const JSON_VERSION: u32 = 1;
-/// Lines of snippet shown per hit in text output.
-const SNIPPET_LINES: usize = 4;
 
 /// Whether to colour stdout.
 pub fn color_stdout() -> bool {
@@ -72,29 +68,6 @@ pub fn safe_text(line: &str) -> std::borrow::Cow<'_, str> {
 /// Unicode bidirectional embedding, override and isolate controls ("Trojan Source").
 fn is_bidi(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
-/// Does this line contain any of the terms (case-insensitive)?
-fn matches(line: &str, terms: &[String]) -> usize {
-    let lower = line.to_lowercase();
-    terms.iter().filter(|t| lower.contains(t.as_str())).count()
-}
-
-/// The window of lines with the most term matches (ties: earliest).
-pub fn snippet<'a>(hit: &'a Hit, q: &Query, n: usize) -> &'a [(u32, String)] {
-    let lines = &hit.lines;
-    if lines.len() <= n {
-        return lines;
-    }
-    let scores: Vec<usize> = lines.iter().map(|(_, l)| matches(l, &q.terms)).collect();
-    let mut best = (0, 0);
-    for start in 0..=lines.len() - n {
-        let s: usize = scores[start..start + n].iter().sum();
-        if s > best.1 {
-            best = (start, s);
-        }
-    }
-    &lines[best.0..best.0 + n]
 }
 
 fn highlight(line: &str, terms: &[String], color: bool) -> String {
@@ -220,28 +193,14 @@ pub fn write_json(
     style: &Style,
 ) -> std::io::Result<()> {
     for (i, hit) in hits.iter().enumerate() {
-        let snippet: Vec<&str> = snippet(hit, q, SNIPPET_LINES)
-            .iter()
-            .map(|(_, l)| l.as_str())
-            .collect();
-        let mut obj = serde_json::json!({
-            "version": JSON_VERSION,
-            "path": hit.path,
-            "start_line": hit.start_line,
-            "end_line": hit.end_line,
-            "score": hit.score,
-            "sources": hit.sources,
-            "language": hit.language,
-            "branch": git_codesearch::git::display_key(branch),
-            "snippet": snippet.join("\n"),
-            "degraded": degraded,
-        });
-        if let Style::Full { cut, .. } = style {
-            let content: Vec<&str> = hit.lines.iter().map(|(_, l)| l.as_str()).collect();
-            obj["content"] = content.join("\n").into();
-            obj["truncated"] = (i + 1 == hits.len() && cut.trimmed_lines > 0).into();
-        }
-        writeln!(out, "{obj}")?;
+        // With a budget, the content and whether the budget trimmed it (the last hit only).
+        let content = match style {
+            Style::Full { cut, .. } => Some(i + 1 == hits.len() && cut.trimmed_lines > 0),
+            Style::Snippet => None,
+        };
+        let record = HitRecord::new(hit, q, branch, degraded, content);
+        let line = serde_json::to_string(&record).map_err(std::io::Error::other)?;
+        writeln!(out, "{line}")?;
     }
     if let Style::Full { cut, max } = style {
         if !cut.is_empty() {
@@ -262,7 +221,7 @@ pub fn write_files(
     for f in files {
         if json {
             let obj = serde_json::json!({
-                "version": JSON_VERSION,
+                "version": HIT_VERSION,
                 "path": f.path,
                 "score": f.score,
                 "start_line": f.best.0,

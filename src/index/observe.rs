@@ -29,6 +29,8 @@ impl Phase {
 /// Something the user may want to know that is not an error.
 #[derive(Debug)]
 pub enum Event<'a> {
+    /// The branch searched has no index yet: this run builds it first (its name as shown).
+    FirstIndex(&'a str),
     /// Another run holds the index lock; this one waits for it.
     WaitingForLock(&'a LockHolder),
     /// A run was interrupted before this one; it is resumed or restarted next.

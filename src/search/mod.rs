@@ -100,6 +100,36 @@ pub enum Mode {
     Symbol,
 }
 
+impl Mode {
+    /// Every mode by its name, as `--mode` and MCP's `mode` take it, with what it runs.
+    pub const NAMES: [(&'static str, Mode, &'static str); 4] = [
+        (
+            "hybrid",
+            Mode::Hybrid,
+            "BM25 + vectors (when available) + symbols",
+        ),
+        ("bm25", Mode::Bm25, "Full-text BM25 only"),
+        ("vector", Mode::Vector, "Embeddings only"),
+        ("symbol", Mode::Symbol, "Definition names only"),
+    ];
+
+    /// The mode called `name`, if there is one.
+    pub fn named(name: &str) -> Option<Mode> {
+        Self::NAMES
+            .iter()
+            .find(|(n, ..)| *n == name)
+            .map(|(_, m, _)| *m)
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, m, _)| *m == self)
+            .map_or("hybrid", |(n, ..)| n)
+    }
+}
+
 /// Options of one search.
 #[derive(Debug, Clone, Default)]
 pub struct SearchOptions {

@@ -1,4 +1,4 @@
-//! Layers depend only downward: the binary's cli → search / index → workspace → store / embed / git /
+//! Layers depend only downward: the binary's cli → answer → search / index → workspace → store / embed / git /
 //! config → text → util → env. This test reads every source file and fails when a module imports
 //! one above it (or search and index import each other), naming the file and the import.
 
@@ -8,6 +8,7 @@ use std::path::Path;
 /// (and, within the store / embed / git / config layer, only config).
 const LAYERS: &[&[&str]] = &[
     &["cli"],
+    &["answer"],
     &["search", "index"],
     &["workspace"],
     &["store", "embed", "git"],

@@ -34,6 +34,7 @@ impl Observer for Recorder {
     fn event(&self, event: Event<'_>) {
         let s = match event {
             Event::WaitingForLock(_) => "waiting".to_string(),
+            Event::FirstIndex(branch) => format!("first index {branch}"),
             Event::Interrupted(cp) => format!("interrupted {}", cp.run_id),
             Event::Resuming => "resuming".to_string(),
             Event::Restarted { dropped } => format!("restarted {dropped}"),
