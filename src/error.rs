@@ -13,6 +13,9 @@ pub enum Error {
     /// The configuration could not be read or is invalid.
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
+    /// The repository or its configuration could not be opened.
+    #[error(transparent)]
+    Workspace(#[from] crate::workspace::WorkspaceError),
     /// The on-disk index (SQLite or LanceDB) failed.
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
@@ -39,6 +42,7 @@ impl Error {
         match self {
             Error::Git(e) => e.hint(),
             Error::Config(e) => e.hint(),
+            Error::Workspace(e) => e.hint(),
             Error::Store(e) => e.hint(),
             Error::Index(e) => e.hint(),
             Error::Search(e) => e.hint(),

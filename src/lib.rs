@@ -1,7 +1,8 @@
 //! git-codesearch: a branch-aware, offline code search index for git repositories.
 //!
-//! Layers depend downward only: the binary's `cli` -> `search` / `index` -> `store` / `embed`
-//! / `git` -> `config` / `text` -> `env`; the library never prints or prompts.
+//! Layers depend downward only: the binary's `cli` -> `error` -> `search` / `index` ->
+//! `workspace` -> `store` / `embed` / `git` -> `config` -> `text` -> `util` -> `env`
+//! (CONTRIBUTING.md, "Layout"); the library never prints or prompts.
 //! The library sees typed options ([`config::Config`]), never clap types.
 
 pub mod config;
