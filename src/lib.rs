@@ -1,7 +1,7 @@
 //! git-codesearch: a branch-aware, offline code search index for git repositories.
 //!
 //! Layers depend downward only: the binary's `cli` -> `error` -> `search` / `index` ->
-//! `workspace` -> `store` / `embed` / `git` -> `config` -> `text` -> `util` -> `env`
+//! `workspace` -> `store` / `embed` / `git` -> `http` -> `config` -> `text` -> `util` -> `env`
 //! (CONTRIBUTING.md, "Layout"); the library never prints or prompts.
 //! The library sees typed options ([`config::Config`]), never clap types.
 
@@ -10,6 +10,7 @@ pub mod embed;
 pub mod env;
 pub mod error;
 pub mod git;
+pub mod http;
 pub mod index;
 pub mod search;
 pub mod store;

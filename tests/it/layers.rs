@@ -1,5 +1,5 @@
 //! Layers depend only downward: the binary's cli → error → search / index → workspace → store /
-//! embed / git → config → text → util → env. This test reads every source file and fails
+//! embed / git → http → config → text → util → env. This test reads every source file and fails
 //! when a module imports one above it or beside it (search and index, say), naming the file and
 //! the import, and when a module of `src/` is in no layer (it would escape the check).
 
@@ -13,6 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["search", "index"],
     &["workspace"],
     &["store", "embed", "git"],
+    &["http"],
     &["config"],
     &["text"],
     &["util"],
