@@ -62,7 +62,14 @@ impl Error {
 
     /// Render the error as the lines printed on stderr: `error:`, `caused by:` and `hint:`.
     pub fn render(&self) -> String {
-        let mut out = format!("error: {self}");
+        self.render_as(&self.to_string(), self.hint())
+    }
+
+    /// Render the error with another first line and hint: the command line's own words for
+    /// what the library names by its inputs (a flag for a search option). The causes are the
+    /// error's own.
+    pub fn render_as(&self, message: &str, hint: Option<String>) -> String {
+        let mut out = format!("error: {message}");
         let mut source = self.source();
         // `transparent` variants share their message with the first source; skip repeats.
         let mut last = self.to_string();
@@ -74,7 +81,7 @@ impl Error {
             last = text;
             source = cause.source();
         }
-        if let Some(hint) = self.hint() {
+        if let Some(hint) = hint {
             out.push_str(&format!("\nhint: {hint}"));
         }
         out

@@ -48,14 +48,14 @@ pub enum SearchError {
     /// The branch asked for has no index.
     #[error("branch {branch} is not indexed")]
     BranchNotIndexed { branch: String },
-    /// A `--path` glob does not parse.
-    #[error("invalid --path glob {glob:?}")]
+    /// The path glob (`SearchOptions::path_glob`) does not parse.
+    #[error("invalid path glob {glob:?}")]
     BadGlob {
         glob: String,
         #[source]
         source: globset::Error,
     },
-    /// A `--lang` name is unknown.
+    /// The language (`SearchOptions::lang`) is unknown.
     #[error("unknown language {lang:?} (known: {known})")]
     UnknownLanguage { lang: String, known: String },
     /// The requested mode cannot run.
@@ -79,7 +79,7 @@ impl SearchError {
             SearchError::BadGlob { .. } => Some("use a glob such as 'src/**/*.rs'".into()),
             SearchError::UnknownLanguage { .. } => None,
             SearchError::ModeUnavailable { .. } => Some(
-                "run `git codesearch index` to embed, or use --mode hybrid, bm25 or symbol".into(),
+                "run `git codesearch index` to embed, or search in mode hybrid, bm25 or symbol".into(),
             ),
             SearchError::Store(e) => e.hint(),
         }
