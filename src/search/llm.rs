@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::Hit;
+use super::{note, prepare, Hit, Query};
 use crate::config::LlmConfig;
 use crate::http::{self, Client, HttpError};
 
@@ -82,6 +82,28 @@ impl Chat {
                     .ok_or(ChatError::NoContent)
             })
             .collect()
+    }
+}
+
+/// The chat client, when rewrite or rerank is on and it can be set up.
+pub(super) fn chat_if_used(cfg: &LlmConfig, degraded: &mut Option<String>) -> Option<Chat> {
+    if !(cfg.rewrite || cfg.rerank) {
+        return None;
+    }
+    Chat::new(cfg)
+        .map_err(|why| note(degraded, Some(format!("chat model unavailable: {why}"))))
+        .ok()
+}
+
+/// The query plus the chat model's English keywords and identifiers; the query as it was
+/// when the model fails.
+pub(super) fn rewritten(chat: &Chat, q: Query, degraded: &mut Option<String>) -> Query {
+    match rewrite(chat, &q.raw) {
+        Ok(extra) => prepare(&format!("{} {extra}", q.raw)).unwrap_or(q),
+        Err(why) => {
+            note(degraded, Some(format!("query rewrite skipped: {why}")));
+            q
+        }
     }
 }
 

@@ -173,9 +173,9 @@ pub fn search(
         s.n_retrieve.max(limit)
     };
     let mut degraded = None;
-    let chat = chat_if_used(&config.llm, &mut degraded);
+    let chat = llm::chat_if_used(&config.llm, &mut degraded);
     let q = match (&chat, config.llm.rewrite) {
-        (Some(c), true) => rewritten(c, q, &mut degraded),
+        (Some(c), true) => llm::rewritten(c, q, &mut degraded),
         _ => q,
     };
     let ranking = params::Ranking::for_query(s, &q);
@@ -388,37 +388,12 @@ fn definition_candidates(
 }
 
 /// Add a reason to the degraded note.
-fn note(degraded: &mut Option<String>, more: Option<String>) {
+pub(super) fn note(degraded: &mut Option<String>, more: Option<String>) {
     if let Some(m) = more {
         *degraded = Some(match degraded.take() {
             Some(d) => format!("{d}; {m}"),
             None => m,
         });
-    }
-}
-
-/// The chat client, when rewrite or rerank is on and it can be set up.
-fn chat_if_used(
-    cfg: &crate::config::LlmConfig,
-    degraded: &mut Option<String>,
-) -> Option<llm::Chat> {
-    if !(cfg.rewrite || cfg.rerank) {
-        return None;
-    }
-    llm::Chat::new(cfg)
-        .map_err(|why| note(degraded, Some(format!("chat model unavailable: {why}"))))
-        .ok()
-}
-
-/// The query plus the chat model's English keywords and identifiers; the query as it was
-/// when the model fails.
-fn rewritten(chat: &llm::Chat, q: Query, degraded: &mut Option<String>) -> Query {
-    match llm::rewrite(chat, &q.raw) {
-        Ok(extra) => prepare(&format!("{} {extra}", q.raw)).unwrap_or(q),
-        Err(why) => {
-            note(degraded, Some(format!("query rewrite skipped: {why}")));
-            q
-        }
     }
 }
 
