@@ -52,16 +52,6 @@ impl HttpError {
             _ => None,
         }
     }
-
-    /// Whether the server may answer a later attempt: timeouts, connection failures, 429s and
-    /// 5xx answers.
-    pub fn is_transient(&self) -> bool {
-        match self {
-            HttpError::Timeout | HttpError::Connect | HttpError::Transport(_) => true,
-            HttpError::Status(s) => s.as_u16() == 429 || s.is_server_error(),
-            _ => false,
-        }
-    }
 }
 
 impl From<reqwest::Error> for HttpError {
