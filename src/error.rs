@@ -13,6 +13,9 @@ pub enum Error {
     /// The configuration could not be read or is invalid.
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
+    /// The repository or its configuration could not be opened.
+    #[error(transparent)]
+    Workspace(#[from] crate::workspace::WorkspaceError),
     /// The on-disk index (SQLite or LanceDB) failed.
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
@@ -39,6 +42,7 @@ impl Error {
         match self {
             Error::Git(e) => e.hint(),
             Error::Config(e) => e.hint(),
+            Error::Workspace(e) => e.hint(),
             Error::Store(e) => e.hint(),
             Error::Index(e) => e.hint(),
             Error::Search(e) => e.hint(),
@@ -58,7 +62,14 @@ impl Error {
 
     /// Render the error as the lines printed on stderr: `error:`, `caused by:` and `hint:`.
     pub fn render(&self) -> String {
-        let mut out = format!("error: {self}");
+        self.render_as(&self.to_string(), self.hint())
+    }
+
+    /// Render the error with another first line and hint: the command line's own words for
+    /// what the library names by its inputs (a flag for a search option). The causes are the
+    /// error's own.
+    pub fn render_as(&self, message: &str, hint: Option<String>) -> String {
+        let mut out = format!("error: {message}");
         let mut source = self.source();
         // `transparent` variants share their message with the first source; skip repeats.
         let mut last = self.to_string();
@@ -70,7 +81,7 @@ impl Error {
             last = text;
             source = cause.source();
         }
-        if let Some(hint) = self.hint() {
+        if let Some(hint) = hint {
             out.push_str(&format!("\nhint: {hint}"));
         }
         out

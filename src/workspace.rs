@@ -3,15 +3,36 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{keys, Config, TRUST_KEY};
-use crate::git::{BranchRef, Repo};
+use crate::config::{keys, Config, ConfigError, TRUST_KEY};
+use crate::git::{BranchRef, GitError, Repo};
 use crate::store::{ChunkStore, Db, StoreError};
-use crate::Error;
 
 /// Name of the SQLite file inside the index directory.
 pub const DB_FILE: &str = "meta.sqlite";
 /// Name of the LanceDB directory inside the index directory.
 pub const LANCE_DIR: &str = "lance";
+
+/// Errors while opening a workspace. Each names the path it failed on: the directory
+/// searched for a repository, or the configuration file.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    /// No usable repository at or above the directory.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// The configuration could not be read or is invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
+impl WorkspaceError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            WorkspaceError::Git(e) => e.hint(),
+            WorkspaceError::Config(e) => e.hint(),
+        }
+    }
+}
 
 /// A repository opened for indexing or searching.
 pub struct Workspace {
@@ -27,7 +48,7 @@ pub struct Workspace {
 
 impl Workspace {
     /// Open the repository containing `dir` and resolve the configuration.
-    pub fn open(dir: &Path) -> Result<Workspace, Error> {
+    pub fn open(dir: &Path) -> Result<Workspace, WorkspaceError> {
         let repo = Repo::discover(dir)?;
         let workdir = repo.workdir().to_path_buf();
         let index_dir = crate::store::index_dir(&repo.common_dir());
@@ -44,8 +65,8 @@ impl Workspace {
     }
 
     /// The branch checked out in this worktree.
-    pub fn branch(&self) -> Result<BranchRef, Error> {
-        Ok(self.repo.branch()?)
+    pub fn branch(&self) -> Result<BranchRef, GitError> {
+        self.repo.branch()
     }
 
     /// True when an index database exists already.
@@ -59,7 +80,8 @@ impl Workspace {
         Db::open(&self.index_dir.join(DB_FILE))
     }
 
-    /// Open the LanceDB chunk store.
+    /// Open the chunk store: chunks and their full-text index in the SQLite database, vectors
+    /// in the LanceDB directory (opened on first use).
     pub fn chunk_store(&self) -> Result<ChunkStore, StoreError> {
         self.ensure_dir()?;
         ChunkStore::open(

@@ -306,8 +306,7 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // Messages quote what they failed on: a config file's offending line, a path, a
             // snapshot's value. Each line is escaped like file content.
-            let text: Vec<String> = e
-                .render()
+            let text: Vec<String> = in_flags(&e)
                 .lines()
                 .map(|l| render::safe_text(l).into_owned())
                 .collect();
@@ -318,6 +317,24 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         }
+    }
+}
+
+/// The error rendered in the command line's words: the library names a search's inputs (the
+/// path glob, the mode); here they are the flags that set them.
+fn in_flags(e: &Error) -> String {
+    use git_codesearch::search::SearchError;
+    match e {
+        Error::Search(SearchError::BadGlob { glob, .. }) => {
+            e.render_as(&format!("invalid --path glob {glob:?}"), e.hint())
+        }
+        Error::Search(SearchError::ModeUnavailable { .. }) => e.render_as(
+            &e.to_string(),
+            Some(
+                "run `git codesearch index` to embed, or use --mode hybrid, bm25 or symbol".into(),
+            ),
+        ),
+        _ => e.render(),
     }
 }
 

@@ -17,9 +17,9 @@ use crate::config::EmbedConfig;
 /// Errors of an embedding provider. None of them carries the API key.
 #[derive(Debug, thiserror::Error)]
 pub enum EmbedError {
-    /// The API key's environment variable is not set.
-    #[error("the environment variable {var} (embed.api_key_env) is not set")]
-    MissingKey { var: String },
+    /// The API key is missing, or the HTTP client could not be set up.
+    #[error(transparent)]
+    Http(#[from] crate::http::HttpError),
     /// The API refused the request (4xx other than 429).
     #[error("embedding API {url} answered {status}: {body}")]
     Refused {
@@ -37,9 +37,6 @@ pub enum EmbedError {
     /// The answer did not have one vector per input of a consistent dimension.
     #[error("embedding API {url} returned unusable vectors: {what}")]
     BadAnswer { url: String, what: String },
-    /// The HTTP client could not be set up.
-    #[error("cannot set up the HTTP client")]
-    Client(#[source] reqwest::Error),
     /// The local model failed to load or run.
     #[error("the local embedding model failed: {what}")]
     Local { what: String },
@@ -49,11 +46,10 @@ impl EmbedError {
     /// What the user can do about it.
     pub fn hint(&self) -> Option<String> {
         Some(match self {
-            EmbedError::MissingKey { var } => format!("export {var}=… or set embed.api_key_env to another variable"),
+            EmbedError::Http(e) => return e.hint(),
             EmbedError::Refused { .. } => "check embed.url, embed.model and the API key".into(),
             EmbedError::GaveUp { .. } => "the API is down or rate-limited: `git codesearch index` retries the pending chunks later; search uses BM25 + symbols meanwhile".into(),
             EmbedError::BadAnswer { .. } => "check embed.model and embed.dimension".into(),
-            EmbedError::Client(_) => return None,
             EmbedError::Local { .. } => "set [embed] provider = \"none\" to turn vector search off".into(),
         })
     }

@@ -1,7 +1,7 @@
 //! An OpenAI-compatible `/embeddings` client (OpenAI, Voyage, Ollama, llama.cpp server,
 //! TEI, vLLM): batching, a token bucket for requests/s and tokens/min, retries with
 //! exponential backoff and jitter on 429, 5xx and timeouts (honouring `Retry-After`). The
-//! API key is read from an environment variable and never printed or logged.
+//! client, the API key and its redaction are `http`'s.
 
 use std::time::Duration;
 
@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use super::limit::{backoff, Bucket};
 use super::{EmbedError, Embedder};
 use crate::config::EmbedConfig;
+use crate::http::{self, Client, HttpError};
 use crate::text::tokens;
 
 /// Longest text sent for one chunk, in characters (models cut longer input anyway).
@@ -18,10 +19,7 @@ const MAX_CHARS: usize = 8000;
 /// A client for one API and model.
 pub struct OpenAi {
     cfg: EmbedConfig,
-    url: String,
-    key: Option<String>,
-    client: reqwest::Client,
-    rt: tokio::runtime::Runtime,
+    client: Client,
     requests: Bucket,
     tokens: Bucket,
 }
@@ -37,31 +35,10 @@ enum Failure {
 impl OpenAi {
     /// A client for `cfg` (provider `openai`).
     pub fn new(cfg: &EmbedConfig) -> Result<OpenAi, EmbedError> {
-        let key = if cfg.api_key_env.is_empty() {
-            None
-        } else {
-            Some(
-                std::env::var(&cfg.api_key_env).map_err(|_| EmbedError::MissingKey {
-                    var: cfg.api_key_env.clone(),
-                })?,
-            )
-        };
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(cfg.timeout_secs))
-            .build()
-            .map_err(EmbedError::Client)?;
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| EmbedError::BadAnswer {
-                url: crate::util::redact_url(&cfg.url),
-                what: format!("cannot start the I/O runtime: {e}"),
-            })?;
+        let key = http::api_key(&cfg.api_key_env, "embed.api_key_env")?;
+        let timeout = Duration::from_secs(cfg.timeout_secs);
         Ok(OpenAi {
-            url: format!("{}/embeddings", cfg.url.trim_end_matches('/')),
-            key,
-            client,
-            rt,
+            client: Client::new(&cfg.url, "/embeddings", key, timeout)?,
             requests: Bucket::new(cfg.requests_per_second, cfg.requests_per_second.max(1.0)),
             tokens: Bucket::new(cfg.tokens_per_minute / 60.0, cfg.tokens_per_minute),
             cfg: cfg.clone(),
@@ -84,7 +61,7 @@ impl OpenAi {
                 Err(Failure::Retry(why, after)) => {
                     if attempt >= self.cfg.max_retries {
                         return Err(EmbedError::GaveUp {
-                            url: crate::util::redact_url(&self.url),
+                            url: self.client.shown_url(),
                             attempts: attempt + 1,
                             last: why,
                         });
@@ -102,43 +79,32 @@ impl OpenAi {
         if self.cfg.dimension > 0 {
             body["dimensions"] = self.cfg.dimension.into();
         }
-        let mut req = self.client.post(&self.url).json(&body);
-        if let Some(k) = &self.key {
-            req = req.bearer_auth(k);
-        }
-        let answer = self.rt.block_on(async {
-            let resp = req.send().await?;
-            let status = resp.status();
-            let after = resp
-                .headers()
-                .get(reqwest::header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .map(Duration::from_secs);
-            let text = resp.text().await?;
-            Ok::<_, reqwest::Error>((status, after, text))
-        });
-        let (status, after, text) = match answer {
+        let answer = match self.client.post(&body) {
             Ok(a) => a,
             // Timeouts and connection failures: the server may come back.
-            Err(e) => return Err(Failure::Retry(describe(e), None)),
+            Err(e) => return Err(Failure::Retry(e.to_string(), None)),
         };
+        let status = answer.status;
         if status.as_u16() == 429 || status.is_server_error() {
-            return Err(Failure::Retry(format!("HTTP {status}"), after));
+            return Err(Failure::Retry(
+                HttpError::Status(status).to_string(),
+                answer.retry_after,
+            ));
         }
         if !status.is_success() {
             return Err(Failure::Fatal(EmbedError::Refused {
-                url: crate::util::redact_url(&self.url),
+                url: self.client.shown_url(),
                 status: status.as_u16(),
-                body: self.redact(&text),
+                body: self.client.redact(&answer.body),
             }));
         }
-        self.parse(&text, input.len()).map_err(Failure::Fatal)
+        self.parse(&answer.body, input.len())
+            .map_err(Failure::Fatal)
     }
 
     fn parse(&self, text: &str, n: usize) -> Result<Vec<Vec<f32>>, EmbedError> {
         let bad = |what: String| EmbedError::BadAnswer {
-            url: crate::util::redact_url(&self.url),
+            url: self.client.shown_url(),
             what,
         };
         let v: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
@@ -180,32 +146,6 @@ impl OpenAi {
         }
         Ok(out.into_iter().map(|(_, v)| v).collect())
     }
-
-    /// Never echo the key, even if a server puts it in an error message: redacted first,
-    /// then cut (cut first, a key straddling the cut would leave its start readable).
-    fn redact(&self, text: &str) -> String {
-        redact_key(text, self.key.as_deref())
-    }
-}
-
-/// `text` with every occurrence of `key` replaced, cut to 300 characters.
-fn redact_key(text: &str, key: Option<&str>) -> String {
-    let full = match key.filter(|k| !k.is_empty()) {
-        Some(k) => text.replace(k, "***"),
-        None => text.to_string(),
-    };
-    full.chars().take(300).collect()
-}
-
-fn describe(e: reqwest::Error) -> String {
-    if e.is_timeout() {
-        "timed out".into()
-    } else if e.is_connect() {
-        "connection failed".into()
-    } else {
-        // Without the URL: it is known, and a URL could carry credentials.
-        e.without_url().to_string()
-    }
 }
 
 fn clip(text: &str) -> &str {
@@ -232,15 +172,6 @@ impl Embedder for OpenAi {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_key_straddling_the_cut_is_never_shown_in_part() {
-        let key = "sk-secretsecretsecretsecret";
-        let body = format!("{}{key}", "e".repeat(290));
-        let shown = redact_key(&body, Some(key));
-        assert!(!shown.contains("sk-secr"), "{shown}");
-        assert!(shown.ends_with("***"), "{shown}");
-    }
 
     #[test]
     fn every_input_gets_exactly_one_vector() {

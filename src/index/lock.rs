@@ -123,6 +123,8 @@ pub fn renew(db: &Db, me: &LockHolder) -> Result<(), IndexError> {
 #[cfg(unix)]
 fn pid_alive(pid: u32) -> bool {
     // Signal 0 checks existence without sending anything; EPERM still means it exists.
+    // SAFETY: kill(2) takes two integers and touches no memory of ours; with signal 0 it sends
+    // nothing, whatever the pid (a recorded pid above i32::MAX would turn negative here).
     let r = unsafe { libc::kill(pid as libc::pid_t, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
@@ -144,6 +146,8 @@ fn hostname() -> String {
     #[cfg(unix)]
     {
         let mut buf = [0u8; 256];
+        // SAFETY: `buf` is writable for the `buf.len()` bytes we pass; gethostname(2) writes
+        // no more. A name it cut may lack its NUL, which the search for the end allows.
         let r = unsafe { libc::gethostname(buf.as_mut_ptr() as *mut libc::c_char, buf.len()) };
         if r == 0 {
             let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());

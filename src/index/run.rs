@@ -217,7 +217,9 @@ fn pass(
         left_out,
     } = find::find_files(ws, db, &branch, opts.commit.as_deref(), &known, obs)?;
     if !unverified.is_empty() {
-        settle_before_tagging(ws, db, chunks, me, opts, &unverified, &scanned, &walked)?;
+        if !opts.dry_run {
+            settle_before_tagging(ws, db, chunks, me, &unverified, &scanned, &walked)?;
+        }
         computed = db.computed_hashes()?;
         if opts.dry_run {
             computed.retain(|h| !unverified.contains(h));
@@ -256,16 +258,15 @@ fn pass(
     let files = files_to_compute(&plan, &walked, &scanned);
     cp.phase = "chunk".into();
     cp.total = files.len();
-    stats.chunks_added = compute_all(
+    let writer = Writer {
         db,
         chunks,
         me,
-        &ws.config.index,
-        &files,
-        &mut plan,
-        &mut cp,
-        obs,
-    )?;
+        plan: &mut plan,
+        cp: &mut cp,
+        written: 0,
+    };
+    stats.chunks_added = compute_all(writer, &ws.config.index, &files, obs)?;
     cp.phase = "commit".into();
     cp.updated_at = crate::util::unix_now();
     db.save_checkpoint(&cp)?;
@@ -287,20 +288,16 @@ fn pass(
 
 /// A run tags only content it can vouch for: imported content it found a file of is checked
 /// against that file first (verified, or dropped and computed from the file by this run).
-#[allow(clippy::too_many_arguments)]
+/// A dry run does not call it: it writes.
 fn settle_before_tagging(
     ws: &Workspace,
     db: &Db,
     chunks: &ChunkStore,
     me: &LockHolder,
-    opts: &IndexOptions,
     unverified: &std::collections::HashSet<String>,
     scanned: &[Scanned],
     walked: &walk::Walk,
 ) -> Result<(), IndexError> {
-    if opts.dry_run {
-        return Ok(());
-    }
     lock::renew(db, me)?;
     let max = ws.config.index.max_file_size;
     let settled =
@@ -368,29 +365,16 @@ fn fill_counts(stats: &mut RunStats, plan: &Plan, files: usize) {
 /// store, then recorded in SQLite with a checkpoint. The next batch is computed (on the
 /// worker threads) while this one is written, so the writes, which run on one thread, cost
 /// little time of their own. Returns the number of chunks written.
-#[allow(clippy::too_many_arguments)]
 fn compute_all(
-    db: &Db,
-    chunks: &mut ChunkStore,
-    me: &LockHolder,
+    mut w: Writer<'_>,
     cfg: &IndexConfig,
     files: &[&WalkedFile],
-    plan: &mut Plan,
-    cp: &mut Checkpoint,
     obs: &dyn Observer,
 ) -> Result<usize, IndexError> {
     obs.start(Phase::Indexing, files.len());
     let batches: Vec<&[&WalkedFile]> = files.chunks(cfg.batch_files).collect();
     let compute = |batch: &[&WalkedFile]| -> Vec<Computed> {
         batch.par_iter().map(|f| compute_one(f, cfg)).collect()
-    };
-    let mut w = Writer {
-        db,
-        chunks,
-        me,
-        plan,
-        cp,
-        written: 0,
     };
     let result = std::thread::scope(|scope| {
         let mut ahead = batches.first().map(|&b| scope.spawn(move || compute(b)));
@@ -416,7 +400,8 @@ fn compute_all(
     result.map(|()| w.written)
 }
 
-/// The writing half of [`compute_all`].
+/// The writing half of [`compute_all`]: where each computed batch goes, and the count of
+/// chunks written.
 struct Writer<'a> {
     db: &'a Db,
     chunks: &'a mut ChunkStore,

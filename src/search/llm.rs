@@ -6,10 +6,11 @@
 
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
-use super::Hit;
+use super::{note, prepare, Hit, Query};
 use crate::config::LlmConfig;
+use crate::http::{self, Client, HttpError};
 
 const REWRITE_PROMPT: &str = "You turn a question about a code base into a code search query. \
 Reply with one line only: English keywords and likely code identifiers (function, type and file \
@@ -22,84 +23,92 @@ relevant to the query (does it implement, define or directly handle what is aske
 /// Lines of a hit shown to the reranker.
 const RERANK_LINES: usize = 60;
 
+/// Why the chat model gave no usable answer. A search shows it in its note and goes on
+/// without the model.
+#[derive(Debug, thiserror::Error)]
+pub enum ChatError {
+    /// The request failed, or the key or the client is missing.
+    #[error(transparent)]
+    Http(#[from] HttpError),
+    /// The answer is not JSON.
+    #[error("error decoding response body: {0}")]
+    NotJson(#[source] serde_json::Error),
+    /// The answer has no message.
+    #[error("an answer without choices[0].message.content")]
+    NoContent,
+    /// The rewrite is empty.
+    #[error("an empty rewrite")]
+    EmptyRewrite,
+}
+
 /// A chat client for one search.
 pub struct Chat {
-    client: reqwest::Client,
-    rt: tokio::runtime::Runtime,
-    url: String,
-    key: Option<String>,
+    client: Client,
     model: String,
 }
 
 impl Chat {
     /// A client for `cfg`, or why there is none.
-    pub fn new(cfg: &LlmConfig) -> Result<Chat, String> {
-        let key = match cfg.api_key_env.as_str() {
-            "" => None,
-            var => Some(
-                std::env::var(var).map_err(|_| format!("{var} (llm.api_key_env) is not set"))?,
-            ),
-        };
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(cfg.timeout_secs))
-            .build()
-            .map_err(|e| e.to_string())?;
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| e.to_string())?;
+    pub fn new(cfg: &LlmConfig) -> Result<Chat, ChatError> {
+        let key = http::api_key(&cfg.api_key_env, "llm.api_key_env")?;
+        let timeout = Duration::from_secs(cfg.timeout_secs);
         Ok(Chat {
-            client,
-            rt,
-            url: format!("{}/chat/completions", cfg.url.trim_end_matches('/')),
-            key,
+            client: Client::new(&cfg.url, "/chat/completions", key, timeout)?,
             model: cfg.model.clone(),
         })
     }
 
     /// Ask every `(system, user)` pair at once; the answers in order.
-    fn ask_all(&self, prompts: &[(&str, String)]) -> Result<Vec<String>, String> {
-        let calls = prompts.iter().map(|(system, user)| {
-            let body = json!({
-                "model": self.model,
-                "temperature": 0,
-                "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-            });
-            let mut req = self.client.post(&self.url).json(&body);
-            if let Some(k) = &self.key {
-                req = req.bearer_auth(k);
-            }
-            async move {
-                let resp = req.send().await.map_err(describe)?;
-                let status = resp.status();
-                if !status.is_success() {
-                    return Err(format!("HTTP {status}"));
-                }
-                let v: serde_json::Value = resp.json().await.map_err(describe)?;
+    fn ask_all(&self, prompts: &[(&str, String)]) -> Result<Vec<String>, ChatError> {
+        let bodies: Vec<Value> = prompts
+            .iter()
+            .map(|(system, user)| {
+                json!({
+                    "model": self.model,
+                    "temperature": 0,
+                    "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                })
+            })
+            .collect();
+        self.client
+            .post_all(&bodies)
+            .into_iter()
+            .map(|answer| {
+                let text = answer?.success()?;
+                let v: Value = serde_json::from_str(&text).map_err(ChatError::NotJson)?;
                 v["choices"][0]["message"]["content"]
                     .as_str()
                     .map(|s| s.trim().to_string())
-                    .ok_or_else(|| "an answer without choices[0].message.content".to_string())
-            }
-        });
-        self.rt
-            .block_on(futures::future::join_all(calls))
-            .into_iter()
+                    .ok_or(ChatError::NoContent)
+            })
             .collect()
     }
 }
 
-/// reqwest's messages carry the URL; ours names it once.
-fn describe(e: reqwest::Error) -> String {
-    if e.is_timeout() {
-        "timed out".into()
-    } else {
-        e.without_url().to_string()
+/// The chat client, when rewrite or rerank is on and it can be set up.
+pub(super) fn chat_if_used(cfg: &LlmConfig, degraded: &mut Option<String>) -> Option<Chat> {
+    if !(cfg.rewrite || cfg.rerank) {
+        return None;
+    }
+    Chat::new(cfg)
+        .map_err(|why| note(degraded, Some(format!("chat model unavailable: {why}"))))
+        .ok()
+}
+
+/// The query plus the chat model's English keywords and identifiers; the query as it was
+/// when the model fails.
+pub(super) fn rewritten(chat: &Chat, q: Query, degraded: &mut Option<String>) -> Query {
+    match rewrite(chat, &q.raw) {
+        Ok(extra) => prepare(&format!("{} {extra}", q.raw)).unwrap_or(q),
+        Err(why) => {
+            note(degraded, Some(format!("query rewrite skipped: {why}")));
+            q
+        }
     }
 }
 
 /// The query's keywords and identifiers in English, from the chat model.
-pub fn rewrite(chat: &Chat, query: &str) -> Result<String, String> {
+pub fn rewrite(chat: &Chat, query: &str) -> Result<String, ChatError> {
     let answer = chat.ask_all(&[(REWRITE_PROMPT, query.to_string())])?;
     let line = answer
         .first()
@@ -108,14 +117,14 @@ pub fn rewrite(chat: &Chat, query: &str) -> Result<String, String> {
         .trim()
         .to_string();
     if line.is_empty() {
-        return Err("an empty rewrite".into());
+        return Err(ChatError::EmptyRewrite);
     }
     Ok(line)
 }
 
 /// Ask about the first `top` hits; those judged relevant move ahead of those that are not
 /// (each group keeps its order), the rest stays behind.
-pub fn rerank(chat: &Chat, query: &str, hits: &mut Vec<Hit>, top: usize) -> Result<(), String> {
+pub fn rerank(chat: &Chat, query: &str, hits: &mut Vec<Hit>, top: usize) -> Result<(), ChatError> {
     let n = top.min(hits.len());
     if n == 0 {
         return Ok(());

@@ -48,14 +48,14 @@ pub enum SearchError {
     /// The branch asked for has no index.
     #[error("branch {branch} is not indexed")]
     BranchNotIndexed { branch: String },
-    /// A `--path` glob does not parse.
-    #[error("invalid --path glob {glob:?}")]
+    /// The path glob (`SearchOptions::path_glob`) does not parse.
+    #[error("invalid path glob {glob:?}")]
     BadGlob {
         glob: String,
         #[source]
         source: globset::Error,
     },
-    /// A `--lang` name is unknown.
+    /// The language (`SearchOptions::lang`) is unknown.
     #[error("unknown language {lang:?} (known: {known})")]
     UnknownLanguage { lang: String, known: String },
     /// The requested mode cannot run.
@@ -79,7 +79,7 @@ impl SearchError {
             SearchError::BadGlob { .. } => Some("use a glob such as 'src/**/*.rs'".into()),
             SearchError::UnknownLanguage { .. } => None,
             SearchError::ModeUnavailable { .. } => Some(
-                "run `git codesearch index` to embed, or use --mode hybrid, bm25 or symbol".into(),
+                "run `git codesearch index` to embed, or search in mode hybrid, bm25 or symbol".into(),
             ),
             SearchError::Store(e) => e.hint(),
         }
@@ -232,9 +232,9 @@ pub fn search(
         s.n_retrieve.max(limit)
     };
     let mut degraded = None;
-    let chat = chat_if_used(&config.llm, &mut degraded);
+    let chat = llm::chat_if_used(&config.llm, &mut degraded);
     let q = match (&chat, config.llm.rewrite) {
-        (Some(c), true) => rewritten(c, q, &mut degraded),
+        (Some(c), true) => llm::rewritten(c, q, &mut degraded),
         _ => q,
     };
     let ranking = params::Ranking::for_query(s, &q);
@@ -439,37 +439,12 @@ fn definition_candidates(
 }
 
 /// Add a reason to the degraded note.
-fn note(degraded: &mut Option<String>, more: Option<String>) {
+pub(super) fn note(degraded: &mut Option<String>, more: Option<String>) {
     if let Some(m) = more {
         *degraded = Some(match degraded.take() {
             Some(d) => format!("{d}; {m}"),
             None => m,
         });
-    }
-}
-
-/// The chat client, when rewrite or rerank is on and it can be set up.
-fn chat_if_used(
-    cfg: &crate::config::LlmConfig,
-    degraded: &mut Option<String>,
-) -> Option<llm::Chat> {
-    if !(cfg.rewrite || cfg.rerank) {
-        return None;
-    }
-    llm::Chat::new(cfg)
-        .map_err(|why| note(degraded, Some(format!("chat model unavailable: {why}"))))
-        .ok()
-}
-
-/// The query plus the chat model's English keywords and identifiers; the query as it was
-/// when the model fails.
-fn rewritten(chat: &llm::Chat, q: Query, degraded: &mut Option<String>) -> Query {
-    match llm::rewrite(chat, &q.raw) {
-        Ok(extra) => prepare(&format!("{} {extra}", q.raw)).unwrap_or(q),
-        Err(why) => {
-            note(degraded, Some(format!("query rewrite skipped: {why}")));
-            q
-        }
     }
 }
 

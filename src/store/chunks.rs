@@ -7,10 +7,13 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use rusqlite::params_from_iter;
+use rayon::prelude::*;
+use rusqlite::{params, params_from_iter, Transaction};
 
+use super::chunkterms;
 use super::lance::{self, Lance};
 use super::{Db, StoreError};
+use crate::text::words::document_terms;
 
 /// One chunk of one content hash.
 #[derive(Debug, Clone, PartialEq)]
@@ -144,12 +147,17 @@ impl ChunkStore {
         let mut hashes: Vec<String> = rows.iter().map(|r| r.content_hash.clone()).collect();
         hashes.sort();
         hashes.dedup();
-        let terms = super::chunkterms::terms_of(rows);
+        // Splitting identifiers is most of the work of writing a chunk's terms: on all cores,
+        // before the write transaction.
+        let terms: Vec<String> = rows
+            .par_iter()
+            .map(|r| document_terms(&r.content))
+            .collect();
         let db = self.db();
         let err = |e| db.err("add chunks", e);
         let tx = db.write_tx("add chunks")?;
-        super::chunkterms::delete_contents(&tx, &hashes).map_err(err)?;
-        super::chunkterms::insert_rows(&tx, rows, &terms).map_err(err)?;
+        delete_contents(&tx, &hashes).map_err(err)?;
+        insert_rows(&tx, rows, &terms).map_err(err)?;
         tx.commit().map_err(err)
     }
 
@@ -162,7 +170,7 @@ impl ChunkStore {
             let db = self.db();
             let err = |e| db.err("delete chunks", e);
             let tx = db.write_tx("delete chunks")?;
-            super::chunkterms::delete_contents(&tx, hashes).map_err(err)?;
+            delete_contents(&tx, hashes).map_err(err)?;
             tx.commit().map_err(err)?;
         }
         self.delete_vectors(hashes)
@@ -207,8 +215,19 @@ impl ChunkStore {
     /// Keep the stores compact: merge the full-text index's segments, and remove the chunk
     /// table LanceDB held before schema version 8.
     pub fn compact(&self) -> Result<(), StoreError> {
-        super::chunkterms::optimize(&self.db())?;
+        chunkterms::optimize(&self.db())?;
         self.drop_legacy_table()
+    }
+
+    /// True when the full-text table exists with the tokenizer of this stemming setting.
+    pub fn fts_matches(&self, stemming: bool) -> Result<bool, StoreError> {
+        chunkterms::matches(&self.db(), stemming)
+    }
+
+    /// Make the full-text table match the stemming setting: create it if missing, rebuild it
+    /// from the stored chunks if its tokenizer differs.
+    pub fn refresh_fts(&self, stemming: bool) -> Result<(), StoreError> {
+        chunkterms::refresh(&self.db(), stemming)
     }
 
     /// Remove the LanceDB chunk table of an index from before schema version 8 (its rows
@@ -216,4 +235,49 @@ impl ChunkStore {
     pub fn drop_legacy_table(&self) -> Result<(), StoreError> {
         lance::remove_table(&self.lance_dir, lance::LEGACY_CHUNK_TABLE)
     }
+}
+
+/// Insert chunk rows, and their `terms` when the full-text table exists, inside a write
+/// transaction.
+fn insert_rows(tx: &Transaction<'_>, rows: &[ChunkRow], terms: &[String]) -> rusqlite::Result<()> {
+    let mut chunk = tx.prepare_cached(
+        "INSERT INTO chunks (content_hash, n, filepath, language, start_line, end_line)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let mut text = tx.prepare_cached("INSERT INTO chunk_text (rid, content) VALUES (?1, ?2)")?;
+    let mut put_terms = chunkterms::insert_statement(tx)?;
+    for (r, t) in rows.iter().zip(terms) {
+        let n = chunk_number(&r.id).map_or(0, |(_, n)| n);
+        chunk.execute(params![
+            r.content_hash,
+            n,
+            r.filepath,
+            r.language,
+            r.start_line,
+            r.end_line
+        ])?;
+        let rid = tx.last_insert_rowid();
+        text.execute(params![rid, r.content])?;
+        if let Some(stmt) = &mut put_terms {
+            stmt.execute(params![rid, t])?;
+        }
+    }
+    Ok(())
+}
+
+/// Delete the chunks of `hashes` and their terms inside a write transaction.
+fn delete_contents(tx: &Transaction<'_>, hashes: &[String]) -> rusqlite::Result<()> {
+    let with_terms = chunkterms::exists(tx)?;
+    for part in hashes.chunks(IN_BATCH) {
+        let marks = placeholders(part.len());
+        let of_part = format!("(SELECT rid FROM chunks WHERE content_hash IN ({marks}))");
+        if with_terms {
+            chunkterms::delete_of(tx, &of_part, part)?;
+        }
+        let sql = format!("DELETE FROM chunk_text WHERE rid IN {of_part}");
+        tx.execute(&sql, params_from_iter(part))?;
+        let sql = format!("DELETE FROM chunks WHERE content_hash IN ({marks})");
+        tx.execute(&sql, params_from_iter(part))?;
+    }
+    Ok(())
 }

@@ -4,12 +4,12 @@
 //! (`text::words::document_terms`, as for whole files), so `parseConfigFile` matches both
 //! "parse config file" and itself. The table is made here, not by a migration: its
 //! tokenizer follows the stemming setting (FTS5's `porter` wrapper when on), and changing the
-//! setting rebuilds it from the stored chunks.
+//! setting rebuilds it from the stored chunks. `chunks` writes a chunk's terms with its rows;
+//! this module knows the table only, not the chunks.
 
 use rayon::prelude::*;
-use rusqlite::{params, params_from_iter, Transaction};
+use rusqlite::{params, params_from_iter, CachedStatement, Connection};
 
-use super::chunks::{placeholders, ChunkRow, ChunkStore, IN_BATCH};
 use super::{Db, StoreError};
 use crate::text::words::document_terms;
 
@@ -41,66 +41,24 @@ fn current_sql(conn: &rusqlite::Connection) -> rusqlite::Result<Option<String>> 
     }
 }
 
-/// The terms of each chunk, on all cores (splitting identifiers is most of the work of
-/// writing a chunk's terms).
-pub(super) fn terms_of(rows: &[ChunkRow]) -> Vec<String> {
-    rows.par_iter()
-        .map(|r| document_terms(&r.content))
-        .collect()
+/// Whether the table exists (an index made before it, or mid-rebuild, has none).
+pub(super) fn exists(conn: &Connection) -> rusqlite::Result<bool> {
+    Ok(current_sql(conn)?.is_some())
 }
 
-/// Insert chunk rows, and their `terms` when the table exists, inside a write transaction.
-pub(super) fn insert_rows(
-    tx: &Transaction<'_>,
-    rows: &[ChunkRow],
-    terms: &[String],
-) -> rusqlite::Result<()> {
-    let mut chunk = tx.prepare_cached(
-        "INSERT INTO chunks (content_hash, n, filepath, language, start_line, end_line)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    let mut text = tx.prepare_cached("INSERT INTO chunk_text (rid, content) VALUES (?1, ?2)")?;
-    let mut put_terms = match current_sql(tx)? {
-        Some(_) => {
-            Some(tx.prepare_cached("INSERT INTO chunk_terms (rowid, terms) VALUES (?1, ?2)")?)
-        }
-        None => None,
-    };
-    for (r, t) in rows.iter().zip(terms) {
-        let n = super::chunks::chunk_number(&r.id).map_or(0, |(_, n)| n);
-        chunk.execute(params![
-            r.content_hash,
-            n,
-            r.filepath,
-            r.language,
-            r.start_line,
-            r.end_line
-        ])?;
-        let rid = tx.last_insert_rowid();
-        text.execute(params![rid, r.content])?;
-        if let Some(stmt) = &mut put_terms {
-            stmt.execute(params![rid, t])?;
-        }
+/// The statement that writes one chunk's terms (its `rid`, its terms), when the table exists.
+pub(super) fn insert_statement(conn: &Connection) -> rusqlite::Result<Option<CachedStatement<'_>>> {
+    if !exists(conn)? {
+        return Ok(None);
     }
-    Ok(())
+    conn.prepare_cached("INSERT INTO chunk_terms (rowid, terms) VALUES (?1, ?2)")
+        .map(Some)
 }
 
-/// Delete the chunks of `hashes` and their terms inside a write transaction.
-pub(super) fn delete_contents(tx: &Transaction<'_>, hashes: &[String]) -> rusqlite::Result<()> {
-    let with_terms = current_sql(tx)?.is_some();
-    for part in hashes.chunks(IN_BATCH) {
-        let marks = placeholders(part.len());
-        let of_part = format!("(SELECT rid FROM chunks WHERE content_hash IN ({marks}))");
-        if with_terms {
-            let sql = format!("DELETE FROM chunk_terms WHERE rowid IN {of_part}");
-            tx.execute(&sql, params_from_iter(part))?;
-        }
-        let sql = format!("DELETE FROM chunk_text WHERE rid IN {of_part}");
-        tx.execute(&sql, params_from_iter(part))?;
-        let sql = format!("DELETE FROM chunks WHERE content_hash IN ({marks})");
-        tx.execute(&sql, params_from_iter(part))?;
-    }
-    Ok(())
+/// Delete the terms of the chunks whose `rid`s the subquery `rids` selects, binding `values`.
+pub(super) fn delete_of(conn: &Connection, rids: &str, values: &[String]) -> rusqlite::Result<()> {
+    let sql = format!("DELETE FROM chunk_terms WHERE rowid IN {rids}");
+    conn.execute(&sql, params_from_iter(values)).map(|_| ())
 }
 
 /// Merge the table's segments (after large deletes and inserts).
@@ -117,30 +75,26 @@ pub(super) fn optimize(db: &Db) -> Result<(), StoreError> {
     Ok(())
 }
 
-impl ChunkStore {
-    /// True when the full-text table exists with the tokenizer of this stemming setting.
-    pub fn fts_matches(&self, stemming: bool) -> Result<bool, StoreError> {
-        let db = self.db();
-        let sql = current_sql(&db.conn).map_err(|e| db.err("read schema", e))?;
-        Ok(sql.as_deref() == Some(create_sql(stemming).as_str()))
-    }
+/// True when the table exists with the tokenizer of this stemming setting.
+pub(super) fn matches(db: &Db, stemming: bool) -> Result<bool, StoreError> {
+    let sql = current_sql(&db.conn).map_err(|e| db.err("read schema", e))?;
+    Ok(sql.as_deref() == Some(create_sql(stemming).as_str()))
+}
 
-    /// Make the full-text table match the stemming setting: create it if missing, rebuild it
-    /// from the stored chunks if its tokenizer differs. Chunks written meanwhile get their
-    /// terms as they are added, so an existing matching table is left as is.
-    pub fn refresh_fts(&self, stemming: bool) -> Result<(), StoreError> {
-        if self.fts_matches(stemming)? {
-            return Ok(());
-        }
-        let db = self.db();
-        let err = |e| db.err("build full-text index", e);
-        let tx = db.write_tx("build full-text index")?;
-        tx.execute_batch("DROP TABLE IF EXISTS chunk_terms")
-            .map_err(err)?;
-        tx.execute_batch(&create_sql(stemming)).map_err(err)?;
-        tx.commit().map_err(err)?;
-        fill_terms(&db)
+/// Make the table match the stemming setting: create it if missing, rebuild it from the
+/// stored chunks if its tokenizer differs. Chunks written meanwhile get their terms as they
+/// are added, so an existing matching table is left as is.
+pub(super) fn refresh(db: &Db, stemming: bool) -> Result<(), StoreError> {
+    if matches(db, stemming)? {
+        return Ok(());
     }
+    let err = |e| db.err("build full-text index", e);
+    let tx = db.write_tx("build full-text index")?;
+    tx.execute_batch("DROP TABLE IF EXISTS chunk_terms")
+        .map_err(err)?;
+    tx.execute_batch(&create_sql(stemming)).map_err(err)?;
+    tx.commit().map_err(err)?;
+    fill_terms(db)
 }
 
 /// Write the terms of every chunk, in transactions of [`REBUILD_BATCH`] chunks.

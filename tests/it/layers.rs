@@ -1,17 +1,20 @@
-//! Layers depend only downward: the binary's cli → answer → search / index → workspace → store / embed / git /
-//! config → text → util → env. This test reads every source file and fails when a module imports
-//! one above it (or search and index import each other), naming the file and the import.
+//! Layers depend only downward: the binary's cli → answer → error → search / index → workspace →
+//! store / embed / git → http → config → text → util → env. This test reads every source file and
+//! fails when a module imports one above it or beside it (search and index, say), naming the file
+//! and the import, and when a module of `src/` is in no layer (it would escape the check).
 
 use std::path::Path;
 
-/// The layers from the top down: a module may import only modules of layers below its own
-/// (and, within the store / embed / git / config layer, only config).
+/// The layers from the top down: a module may import only modules of layers below its own.
+/// `error` gathers every module's error for the command line, so it sits right under it.
 const LAYERS: &[&[&str]] = &[
     &["cli"],
     &["answer"],
+    &["error"],
     &["search", "index"],
     &["workspace"],
     &["store", "embed", "git"],
+    &["http"],
     &["config"],
     &["text"],
     &["util"],
@@ -28,6 +31,18 @@ fn forbidden(module: &str) -> Vec<&'static str> {
         .flat_map(|l| l.iter().copied())
         .filter(|m| *m != module)
         .collect()
+}
+
+/// True when `code` names module `module`: by its path, or, for `error`, by the crate-wide
+/// `Error` that `lib.rs` re-exports from it.
+fn imports(code: &str, module: &str) -> bool {
+    let by_path =
+        code.contains(&format!("crate::{module}::")) || code.contains(&format!("crate::{module};"));
+    let reexport = module == "error"
+        && code.match_indices("crate::Error").any(|(i, m)| {
+            !code[i + m.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        });
+    by_path || reexport
 }
 
 fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -74,9 +89,7 @@ fn no_module_imports_a_layer_above_it() {
         let module = rel.split('/').next().unwrap().trim_end_matches(".rs");
         forbidden(module)
             .into_iter()
-            .find(|up| {
-                code.contains(&format!("crate::{up}::")) || code.contains(&format!("crate::{up};"))
-            })
+            .find(|up| imports(code, up))
             .map(|up| format!("{module} imports {up}"))
     });
     assert!(
@@ -84,6 +97,23 @@ fn no_module_imports_a_layer_above_it() {
         "imports against the layers:\n{}",
         wrong.join("\n")
     );
+}
+
+/// Every module of `src/` (a file or a folder) has a layer, so the check above sees it;
+/// `lib.rs` and `main.rs` only declare modules.
+#[test]
+fn every_module_has_a_layer() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(&src).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let module = name.trim_end_matches(".rs");
+        let layered = LAYERS.iter().any(|l| l.contains(&module));
+        if !layered && !["lib", "main"].contains(&module) {
+            missing.push(name);
+        }
+    }
+    assert!(missing.is_empty(), "modules in no layer: {missing:?}");
 }
 
 /// The command line is part of the binary only, and only it draws or prompts: the library

@@ -159,6 +159,27 @@ fn invalid_configuration_is_named() {
     );
 }
 
+/// The library names a search's inputs ("path glob", "mode"); the command line names the
+/// flags that set them, once.
+#[test]
+fn errors_name_the_flags_on_the_command_line() {
+    let repo = fixture();
+    let out = repo.run(&["search", "--path", "src/[", "settings"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("\nerror: invalid --path glob \"src/[\""),
+        "{err}"
+    );
+    assert!(!err.contains("invalid path glob"), "{err}");
+    let out = repo.run(&["search", "--mode", "vector", "settings"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("hint: ") && err.contains("use --mode hybrid"),
+        "{err}"
+    );
+}
+
 /// A file whose functions each hold one of the query's words, far apart (so in different
 /// chunks), and a file with one chunk that holds one of them often.
 fn spread_repo() -> TestRepo {
