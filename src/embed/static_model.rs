@@ -178,6 +178,10 @@ impl Embedder for Static {
         model_id()
     }
 
+    fn reads(&self) -> super::Reads {
+        super::Reads::Definitions
+    }
+
     fn embed(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         let model = shared()?;
         if texts.len() < PARALLEL_FROM {

@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::lock;
 use super::observe::{Event, Observer, Phase};
 use super::IndexError;
-use crate::embed::{EmbedError, Embedder};
+use crate::embed::{EmbedError, Embedder, Reads};
 use crate::store::catalog::RunStats;
 use crate::store::state::{Checkpoint, LockHolder};
 use crate::store::vectors::VectorRow;
@@ -271,7 +271,8 @@ fn embed_rows(
 ) -> Result<Vec<VectorRow>, EmbedError> {
     let mut out = Vec::with_capacity(rows.len());
     for part in rows.chunks(batch.max(1)) {
-        let texts: Vec<String> = part.iter().map(chunk_text).collect();
+        let reads = embedder.reads();
+        let texts: Vec<String> = part.iter().map(|r| text_of(r, reads)).collect();
         let vectors = embedder.embed(&texts)?;
         for (r, v) in part.iter().zip(vectors) {
             out.push(VectorRow {
@@ -285,9 +286,15 @@ fn embed_rows(
     Ok(out)
 }
 
-/// The text embedded for a chunk: its path, then its content, cut at a char boundary.
-pub fn chunk_text(r: &ChunkRow) -> String {
-    let mut t = format!("{}\n{}", r.filepath, r.content);
+/// The text embedded for a chunk: its path, then what the embedder reads of its content
+/// (everything, or its definition and comment lines when it has any), cut at a char boundary.
+pub fn text_of(r: &ChunkRow, reads: Reads) -> String {
+    let lines = match reads {
+        Reads::Definitions => definition_lines(&r.content),
+        Reads::Chunk => String::new(),
+    };
+    let body = if lines.is_empty() { &r.content } else { &lines };
+    let mut t = format!("{}\n{}", r.filepath, body);
     if t.len() > MAX_TEXT_BYTES {
         let mut end = MAX_TEXT_BYTES;
         while !t.is_char_boundary(end) {
@@ -303,4 +310,58 @@ pub fn record(stats: &mut RunStats, model: &str, o: &EmbedOutcome) {
     stats.embedded = o.embedded;
     stats.embed_pending = o.pending;
     stats.embed_model = Some(model.to_string());
+}
+
+/// Comment markers that start a line, in the languages we index.
+const COMMENT_STARTS: [&str; 8] = ["//", "#", "/*", "*", "\"\"\"", "--", ";;", "%"];
+
+/// The lines of `content` that define something (a keyword definition line, the same
+/// pattern as `keyword_defs`) or comment on it, trimmed, one per line.
+fn definition_lines(content: &str) -> String {
+    let mut out = String::new();
+    for line in content.lines() {
+        let t = line.trim_start();
+        let comment = COMMENT_STARTS.iter().any(|m| t.starts_with(m));
+        if comment || !super::keyword_defs::definitions(t).is_empty() {
+            out.push_str(t);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(content: &str) -> ChunkRow {
+        ChunkRow {
+            id: "h:0".into(),
+            content_hash: "h".into(),
+            filepath: "src/upload.py".into(),
+            language: "python".into(),
+            content: content.into(),
+            start_line: 1,
+            end_line: 4,
+        }
+    }
+
+    #[test]
+    fn a_static_model_reads_the_definitions_and_comments_a_transformer_the_whole_chunk() {
+        let r = row("def push_blob(client, blob):\n    # send it again on a network error\n    for n in range(5):\n        client.put(blob)\n");
+        assert_eq!(
+            text_of(&r, Reads::Definitions),
+            "src/upload.py\ndef push_blob(client, blob):\n# send it again on a network error\n"
+        );
+        assert_eq!(
+            text_of(&r, Reads::Chunk),
+            format!("src/upload.py\n{}", r.content)
+        );
+        // Nothing that defines or comments: the whole chunk, rather than the path alone.
+        let body = row("    x = 1\n    y = 2\n");
+        assert_eq!(
+            text_of(&body, Reads::Definitions),
+            text_of(&body, Reads::Chunk)
+        );
+    }
 }
