@@ -238,6 +238,9 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
     if out.embedded > 0 {
         job.chunks.refresh_vector_index(&model)?;
     }
+    // After the index (an optimize is a new version too), whether or not this run embedded:
+    // an import or a pull may have changed the table.
+    job.chunks.refresh_flat(&model)?;
     Ok(out)
 }
 

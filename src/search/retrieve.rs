@@ -185,6 +185,22 @@ pub fn vector(
     let (db, chunks, branch) = (cx.db, cx.chunks, cx.branch);
     let (n, lang, min_similarity) = (fetch.n, fetch.lang, cx.config.embed.min_similarity);
     let close = |h: &crate::store::VectorHit| 1.0 - h.distance >= min_similarity;
+    if let Some(flat) = chunks.flat_vectors(model) {
+        // Exact, in one pass over the branch's contents only.
+        let on_branch: crate::store::flat::Contents = db
+            .branch_hashes(branch)?
+            .iter()
+            .map(|h| crate::store::flat::content_key(h))
+            .collect();
+        let kept: Vec<String> = flat
+            .nearest(query, n, Some(&on_branch), lang)
+            .into_iter()
+            .filter(close)
+            .map(|h| h.id)
+            .collect();
+        tracing::debug!("flat vectors searched");
+        return refs_in_order(chunks, &kept);
+    }
     let lang_filter = lang.map(|l| filter::eq("language", l));
     let fetch = n * 3;
     let found = chunks.search_vectors(model, query, fetch, lang_filter.as_deref())?;
@@ -214,12 +230,17 @@ pub fn vector(
             .collect();
     }
     kept.truncate(n);
+    refs_in_order(chunks, &kept)
+}
+
+/// The chunk refs of `ids`, in that order (an id without a row is left out).
+fn refs_in_order(chunks: &ChunkStore, ids: &[String]) -> Result<Vec<ChunkRef>, SearchError> {
     let mut rows: HashMap<String, ChunkRef> = chunks
-        .refs_by_id(&kept)?
+        .refs_by_id(ids)?
         .into_iter()
         .map(|c| (c.id.clone(), c))
         .collect();
-    Ok(kept.iter().filter_map(|id| rows.remove(id)).collect())
+    Ok(ids.iter().filter_map(|id| rows.remove(id)).collect())
 }
 
 /// A store filter for every content on `branch` (and the language, if asked): the second,

@@ -15,6 +15,7 @@ pub mod commits;
 pub mod embedded;
 pub mod fileterms;
 pub mod filter;
+pub mod flat;
 pub mod health;
 pub mod hits;
 mod lance;

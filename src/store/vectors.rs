@@ -103,8 +103,70 @@ impl ChunkStore {
             .map_err(|e| lance_err(&l.path, "open vector table", e))
     }
 
+    /// The flat copy of `model`'s vectors (`store::flat`) when it matches the table's current
+    /// version; `None` sends the caller to LanceDB.
+    pub fn flat_vectors(&self, model: &str) -> Option<super::flat::Flat> {
+        let key = super::flat::version_key(&self.lance_dir, model)?;
+        super::flat::read(&super::flat::path_of(&self.lance_dir, model), &key)
+    }
+
+    /// Make the flat copy of `model`'s vectors again if the table has changed since it was
+    /// made (an index run calls this after embedding; a current copy costs one header read).
+    pub fn refresh_flat(&self, model: &str) -> Result<(), StoreError> {
+        let Some(key) = super::flat::version_key(&self.lance_dir, model) else {
+            return Ok(());
+        };
+        let path = super::flat::path_of(&self.lance_dir, model);
+        if super::flat::is_current(&path, &key) {
+            return Ok(());
+        }
+        let Some(t) = self.vector_table(model)? else {
+            return Ok(());
+        };
+        let l = self.lance()?;
+        let q = t.query().select(Select::Columns(vec![
+            "id".into(),
+            "content_hash".into(),
+            "language".into(),
+            "vector".into(),
+        ]));
+        let batches = l.collect(&q, "read vectors")?;
+        let mut rows = Vec::new();
+        for b in &batches {
+            let id = string_col(b, "id").map_err(|w| self.vshape(w))?;
+            let hash = string_col(b, "content_hash").map_err(|w| self.vshape(w))?;
+            let lang = string_col(b, "language").map_err(|w| self.vshape(w))?;
+            let vectors = b
+                .column_by_name("vector")
+                .and_then(|c| c.as_any().downcast_ref::<FixedSizeListArray>())
+                .ok_or_else(|| self.vshape("no vector column".into()))?;
+            let values = vectors
+                .values()
+                .as_any()
+                .downcast_ref::<Float32Array>()
+                .ok_or_else(|| self.vshape("vectors are not 32-bit floats".into()))?;
+            let dim = vectors.value_length() as usize;
+            for i in 0..b.num_rows() {
+                rows.push((i, id, hash, lang, &values.values()[i * dim..(i + 1) * dim]));
+            }
+        }
+        let flat: Vec<super::flat::FlatRow<'_>> = rows
+            .iter()
+            .map(|(i, id, hash, lang, v)| super::flat::FlatRow {
+                id: id.value(*i),
+                content_hash: hash.value(*i),
+                language: lang.value(*i),
+                vector: v,
+            })
+            .collect();
+        super::flat::write(&path, &key, &flat)
+    }
+
     /// The dimension of `model`'s stored vectors, if it has any.
     pub fn vector_dimension(&self, model: &str) -> Result<Option<usize>, StoreError> {
+        if let Some(flat) = self.flat_vectors(model) {
+            return Ok(Some(flat.dimension()));
+        }
         let Some(t) = self.vector_table(model)? else {
             return Ok(None);
         };

@@ -15,9 +15,13 @@ pub fn unix_now() -> i64 {
 
 /// Hex SHA-256 of `bytes`: the content address of a file version.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut s = String::with_capacity(64);
-    for b in digest {
+    hex(&Sha256::digest(bytes))
+}
+
+/// `bytes` as lower-case hex digits.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
         s.push_str(&format!("{b:02x}"));
     }
     s

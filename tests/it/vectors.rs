@@ -334,3 +334,49 @@ fn an_embedding_hook_run_lets_a_waiting_index_run_go_first() {
         "the hook run embedded everything: {v}"
     );
 }
+
+/// The flat copy of the vectors (`store::flat`): what a search reads instead of LanceDB.
+fn flat_copies(repo: &TestRepo) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(repo.path().join(".git/codesearch/flat"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn searches_read_a_flat_copy_of_the_vectors_that_follows_the_table() {
+    let mut files: Vec<(&str, &str)> = FILES.to_vec();
+    files.extend_from_slice(DISTRACTORS);
+    let repo = TestRepo::with_files(&files);
+    repo.git(&["config", "codesearch.embedProvider", "static"]);
+    repo.index(&[]);
+    let copies = flat_copies(&repo);
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    let query = "where do we retry failed uploads";
+    let paths = |repo: &TestRepo| {
+        let hits = repo.search(query, &["-n", "5", "--mode", "vector"]);
+        hits.iter()
+            .map(|h| format!("{}:{}", h["path"], h["start_line"]))
+            .collect::<Vec<_>>()
+    };
+    let flat = paths(&repo);
+    // Without the copy, LanceDB answers, the same.
+    let saved = std::fs::read(&copies[0]).unwrap();
+    std::fs::remove_file(&copies[0]).unwrap();
+    assert_eq!(paths(&repo), flat);
+    std::fs::write(&copies[0], &saved).unwrap();
+    // A new file embedded: the table has a new version, the stale copy is not read, and the
+    // next run makes it again with the new vectors.
+    repo.write("src/resend.py", "def resend_upload(blob):\n    \"\"\"Retry a failed upload.\"\"\"\n    return push_blob(blob)\n");
+    repo.commit_all("resend");
+    repo.index(&[]);
+    assert_ne!(
+        std::fs::read(&copies[0]).unwrap(),
+        saved,
+        "the copy was made again"
+    );
+    let hits = repo.search(query, &["-n", "10", "--mode", "vector"]);
+    assert!(
+        hits.iter().any(|h| h["path"] == "src/resend.py"),
+        "{hits:?}"
+    );
+}
