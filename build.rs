@@ -4,7 +4,7 @@
 //! Why: the binary is a position-independent executable whose vtables and static tables hold
 //! about 400,000 pointers; as ordinary `.rela.dyn` entries they take 9.5 MB of the file and
 //! the loader reads every one at each start. Packed, they take a few kilobytes, the binary is
-//! 9 MB smaller and each process starts about a millisecond sooner (bench/RESULTS.md, eighth
+//! 9 MB smaller and each process starts about a millisecond sooner (bench/history/2026-11-23-to-25.md, eighth
 //! session). A binary with packed relocations needs glibc 2.36 or newer to start, so the flag
 //! is only passed when building for the machine we run on (no cross target) and its glibc is
 //! new enough; linkers that predate the flag warn and ignore it, which is harmless.

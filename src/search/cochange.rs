@@ -2,7 +2,7 @@
 //! the file most often changed in the same commits as it (mined from the branch's history
 //! at index time, `index::history`), placed right after the fifth result. A bug report
 //! names the parser; the fix needs its header too. Measured with `bench/cochange_sim.py` and
-//! `bench/eval.py` (bench/RESULTS.md, "Retrieval quality (development set)"; docs/ranking.md,
+//! `bench/eval.py` (bench/history/2026-11-23-to-25.md, "Retrieval quality (development set)"; docs/ranking.md,
 //! "Retrievers").
 
 use super::fusion::{Source, Span};

@@ -310,6 +310,10 @@ impl ChunkStore {
 
     /// Drop the whole vector table of `model` (model or dimension changed, or repair).
     pub fn drop_vectors(&self, model: &str) -> Result<(), StoreError> {
+        let flat = super::flat::path_of(&self.lance_dir, model);
+        if flat.exists() {
+            std::fs::remove_file(&flat).map_err(StoreError::file(&flat, "remove"))?;
+        }
         super::lance::remove_table(&self.lance_dir, &table_name(model))
     }
 
