@@ -244,8 +244,9 @@ pub fn search(
         mode: opts.mode,
     };
     // Before the lexical retrievers: a model that will be used starts loading now.
+    // The query's shape sets the vector weight (an issue's is 0 by default: not run at all).
     let ready = of(Id::Vector)
-        .runs(opts.mode, &s.weights)
+        .runs(opts.mode, &ranking.weights)
         .then(|| semantic::readiness(cx))
         .transpose()?;
     let (whole_files, title_files, past) = start_file_lists(cx, &q, fetch);
@@ -254,7 +255,7 @@ pub fn search(
     if let Some(ready) = ready {
         let part = semantic::retrieve(ready, cx, &q, fetch)?;
         tracing::debug!("vectors retrieved");
-        let (list, why) = vector_list(part, opts.mode, &s.weights)?;
+        let (list, why) = vector_list(part, opts.mode, &ranking.weights)?;
         lists.extend(list);
         note(&mut degraded, why);
     }

@@ -141,9 +141,16 @@ impl Ranking {
     /// up, and no function-level list: its dozens of words name many definitions by chance
     /// (issue set: MRR@10 0.711 → 0.683 with that list at 0.5). A question gets a steep fusion
     /// (k = `question_rrf_k`, 15), so the top of each list counts, and the definitions its
-    /// words name.
+    /// words name. Vectors count for a question (`question_vector_weight`, 0.6) and not for
+    /// an issue (`weights.vector`, 0): a few words embed as one meaning, an issue's dozens as
+    /// a blur (static vectors: concept set NDCG@10 0.853 → 0.866, short questions' Func@10
+    /// 0.767 → 0.771; issue set MRR@10 0.707 → 0.697 even at weight 0.05; docs/ranking.md).
     pub fn for_query(s: &SearchConfig, q: &Query) -> Ranking {
         let shape = Shape::of(q);
+        let mut weights = s.weights.clone();
+        if shape == Shape::Question {
+            weights.vector = s.question_vector_weight;
+        }
         let (rrf_k, definitions, file_span_decay) = match shape {
             Shape::Question => (
                 s.question_rrf_k,
@@ -155,7 +162,7 @@ impl Ranking {
         Ranking {
             shape,
             rrf_k,
-            weights: s.weights.clone(),
+            weights,
             definitions,
             file_span_decay,
             file_spans: FILE_SPANS,
@@ -176,12 +183,14 @@ mod tests {
         assert_eq!(r.shape, Shape::Question);
         assert_eq!(r.rrf_k, s.question_rrf_k);
         assert!(r.definitions > 0.0);
+        assert_eq!(r.weights.vector, s.question_vector_weight);
         let issue =
             crate::search::prepare("Crash on load\nWhen I open a file the app crashes.").unwrap();
         let r = Ranking::for_query(&s, &issue);
         assert_eq!(r.shape, Shape::Issue);
         assert_eq!(r.rrf_k, s.rrf_k);
         assert_eq!(r.definitions, 0.0);
+        assert_eq!(r.weights.vector, s.weights.vector);
         let long_line = crate::search::prepare(&"word ".repeat(QUESTION_MAX_WORDS + 1)).unwrap();
         assert_eq!(Shape::of(&long_line), Shape::Issue);
     }

@@ -75,7 +75,7 @@ pub const RETRIEVERS: [Retriever; 8] = [
         weight: |w| w.bm25, alone: None, modes: &[Mode::Hybrid, Mode::Bm25], off_at_zero: false,
         entry: "retrieve::bm25" },
     Retriever { id: Id::Vector, source: Source::Vector, level: Level::Chunk, weight_key: "vector",
-        weight: |w| w.vector, alone: Some(Mode::Vector), modes: &[Mode::Hybrid, Mode::Vector], off_at_zero: false,
+        weight: |w| w.vector, alone: Some(Mode::Vector), modes: &[Mode::Hybrid, Mode::Vector], off_at_zero: true,
         entry: "semantic::retrieve" },
     Retriever { id: Id::Symbol, source: Source::Symbol, level: Level::Chunk, weight_key: "symbol",
         weight: |w| w.symbol, alone: Some(Mode::Symbol), modes: &[Mode::Hybrid, Mode::Symbol], off_at_zero: false,
