@@ -46,6 +46,12 @@ _git__codesearch() {
             git__codesearch,model)
                 cmd="git__codesearch__subcmd__model"
                 ;;
+            git__codesearch,pull)
+                cmd="git__codesearch__subcmd__pull"
+                ;;
+            git__codesearch,push)
+                cmd="git__codesearch__subcmd__push"
+                ;;
             git__codesearch,search)
                 cmd="git__codesearch__subcmd__search"
                 ;;
@@ -84,6 +90,12 @@ _git__codesearch() {
                 ;;
             git__codesearch__subcmd__help,model)
                 cmd="git__codesearch__subcmd__help__subcmd__model"
+                ;;
+            git__codesearch__subcmd__help,pull)
+                cmd="git__codesearch__subcmd__help__subcmd__pull"
+                ;;
+            git__codesearch__subcmd__help,push)
+                cmd="git__codesearch__subcmd__help__subcmd__push"
                 ;;
             git__codesearch__subcmd__help,search)
                 cmd="git__codesearch__subcmd__help__subcmd__search"
@@ -149,7 +161,7 @@ _git__codesearch() {
 
     case "${cmd}" in
         git__codesearch)
-            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks model mcp trust export import generate-assets help"
+            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks model mcp trust export import push pull generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -275,7 +287,7 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__help)
-            opts="search index status gc doctor hooks model mcp trust export import generate-assets help"
+            opts="search index status gc doctor hooks model mcp trust export import push pull generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -473,6 +485,34 @@ _git__codesearch() {
         git__codesearch__subcmd__help__subcmd__model__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__help__subcmd__pull)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__help__subcmd__push)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -797,6 +837,42 @@ _git__codesearch() {
         git__codesearch__subcmd__model__subcmd__list)
             opts="-C -h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__pull)
+            opts="-C -h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__codesearch__subcmd__push)
+            opts="-C -h --all --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -5,7 +5,7 @@
 # shell completions into the user's completion directories.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --build-only
 cargo install --locked --path .
 bin="$(command -v git-codesearch || echo "${CARGO_HOME:-$HOME/.cargo}/bin/git-codesearch")"
 prefix="$(dirname "$(dirname "$bin")")"

@@ -26,6 +26,9 @@ pub const HOSTNAME: &str = "HOSTNAME";
 /// low-priority background run; for scripts and tests that need the vectors when a command
 /// returns.
 pub const BACKGROUND: &str = "GIT_CODESEARCH_BACKGROUND";
+/// Bytes of file content per pack a push uploads (default 8 MiB): tests and benchmarks make
+/// packs small to have many.
+pub const PACK_BYTES: &str = "GIT_CODESEARCH_PACK_BYTES";
 
 /// The value of `name`, if set.
 pub fn get(name: &str) -> Option<OsString> {

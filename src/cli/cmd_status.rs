@@ -39,6 +39,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
         (Vec::new(), Vec::new())
     };
     let languages = db.files_per_language(&branch.key)?;
+    let remotes = db.remote_branches()?;
     let treated = |l: &str| git_codesearch::index::keyword_defs::Treatment::of(l).name();
     let mut out = std::io::stdout();
     if args.json {
@@ -58,6 +59,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
                 "phase": c.phase, "done": c.done, "total": c.total, "started_at": c.started_at})),
             "skipped_files": skipped_list.iter().map(|(p, r)| serde_json::json!({"path": p, "reason": r})).collect::<Vec<_>>(),
             "noted_files": noted.iter().map(|(p, n)| serde_json::json!({"path": p, "note": n})).collect::<Vec<_>>(),
+            "remote_branches": remotes,
             "languages": languages.iter().map(|(l, n)| serde_json::json!({"language": l, "files": n, "treatment": treated(l)})).collect::<Vec<_>>(),
         });
         writeln!(out, "{obj}").map_err(Error::Output)?;
@@ -78,6 +80,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
     lines.push(last_run_line(last.as_ref()));
     lines.push(vectors_line(model.as_deref(), coverage));
     lines.push(format!("branches    {}", safe(&branches.join(", "))));
+    lines.extend(remotes.iter().map(|r| remote_line(r, &safe)));
     if let Some(c) = checkpoint {
         lines.push(format!(
             "interrupted run: phase {}, {}/{} files, started {} (`git codesearch index` resumes it)",
@@ -114,6 +117,21 @@ fn last_run_line(last: Option<&git_codesearch::store::catalog::RunStats>) -> Str
         ),
         None => "last run    never: run `git codesearch index`".into(),
     }
+}
+
+/// A `remote` line: a branch pushed to or pulled from a remote, and when.
+fn remote_line(
+    r: &git_codesearch::store::pack::RemoteBranch,
+    safe: &dyn Fn(&str) -> String,
+) -> String {
+    let at = |t: Option<i64>| t.map_or("never".to_string(), render::when);
+    format!(
+        "remote      {} {}: pushed {}, pulled here {}",
+        safe(&r.remote),
+        safe(&display_key(&r.branch)),
+        at(r.pushed_at),
+        at(r.pulled_at)
+    )
 }
 
 /// The `vectors` line: how much of the branch the configured model has embedded.

@@ -9,6 +9,7 @@ mod cmd_gc;
 mod cmd_hooks;
 mod cmd_index;
 mod cmd_model;
+mod cmd_remote;
 mod cmd_search;
 mod cmd_share;
 mod cmd_status;
@@ -95,6 +96,23 @@ pub enum Command {
         /// The snapshot to read.
         #[arg(value_name = "FILE")]
         file: PathBuf,
+    },
+    /// Upload the index of the checked-out branch to object storage (s3://, gs://, az://,
+    /// file://), only what the remote lacks; REMOTE defaults to `git config codesearch.remote`.
+    Push {
+        /// The remote's URL (credentials come from the environment, never the URL).
+        #[arg(value_name = "REMOTE")]
+        remote: Option<String>,
+        /// Push every indexed branch, not only the checked-out one.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Download and merge the branches pushed to REMOTE (default `git config
+    /// codesearch.remote`), only what this clone lacks; searchable at once.
+    Pull {
+        /// The remote's URL.
+        #[arg(value_name = "REMOTE")]
+        remote: Option<String>,
     },
     /// Write the man page and shell completions (for packagers; the repository has them
     /// under completions/).
@@ -373,6 +391,8 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
         Some(Command::Hooks { action }) => cmd_hooks::run(&dir, &action),
         Some(Command::Export { file }) => cmd_share::export(&dir, &file),
         Some(Command::Import { file }) => cmd_share::import(&dir, &file),
+        Some(Command::Push { remote, all }) => cmd_remote::push(&dir, remote.as_deref(), all),
+        Some(Command::Pull { remote }) => cmd_remote::pull(&dir, remote.as_deref()),
         Some(Command::Model { action }) => cmd_model::run(&action),
         Some(Command::Trust { revoke }) => cmd_trust::run(&dir, revoke),
         Some(Command::Mcp) => {

@@ -13,9 +13,11 @@ pub mod guard;
 pub mod history;
 pub mod keyword_defs;
 pub mod lock;
+pub mod manifest;
 pub mod observe;
 pub mod plan;
 pub mod quality;
+pub mod remote;
 pub mod rev;
 pub mod run;
 pub mod scan;
@@ -78,6 +80,9 @@ pub enum IndexError {
     /// (the git error names which, and the path or revision).
     #[error(transparent)]
     Git(#[from] crate::git::GitError),
+    /// A remote of `push` or `pull` failed or holds what no push writes.
+    #[error(transparent)]
+    Remote(#[from] crate::store::remote::RemoteError),
 }
 
 impl IndexError {
@@ -100,6 +105,7 @@ impl IndexError {
                 Some("add some files (and commit them), then search again".into())
             }
             IndexError::Git(e) => e.hint(),
+            IndexError::Remote(e) => e.hint(),
         }
     }
 }

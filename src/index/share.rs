@@ -85,19 +85,36 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<Imported, IndexError> {
         .tempdir_in(&ws.index_dir)
         .map_err(StoreError::scratch(&ws.index_dir, "create"))?;
     super::unpack::unpack(file, scratch.path())?;
-    let db_file = scratch.path().join(DB_FILE);
+    merge_snapshot(ws, scratch.path(), file, &[], |_| Ok(()))
+}
+
+/// Merge the unpacked snapshot in `dir` (its `meta.sqlite`, untrusted: checked read-only
+/// first) into this index, replacing the catalog of the branches `replace`; `then` runs
+/// under the same lock once it is merged. `label` names the snapshot in errors.
+pub(super) fn merge_snapshot(
+    ws: &Workspace,
+    dir: &Path,
+    label: &Path,
+    replace: &[String],
+    then: impl FnOnce(&Db) -> Result<(), IndexError>,
+) -> Result<Imported, IndexError> {
+    let db_file = dir.join(DB_FILE);
     crate::store::snapshot::check(&db_file)?;
     let theirs = Db::open(&db_file)?;
     if !theirs.integrity_problems()?.is_empty() {
         return Err(StoreError::BadSnapshot {
-            path: file.to_path_buf(),
+            path: label.to_path_buf(),
             why: "its database fails SQLite's integrity check".into(),
         }
         .into());
     }
     drop(theirs);
-    let their_chunks = ChunkStore::open(&db_file, &scratch.path().join(LANCE_DIR))?;
-    locked(ws, |db| merge(ws, db, scratch.path(), &their_chunks))
+    let their_chunks = ChunkStore::open(&db_file, &dir.join(LANCE_DIR))?;
+    locked(ws, |db| {
+        let done = merge(ws, db, dir, &their_chunks, replace)?;
+        then(db)?;
+        Ok(done)
+    })
 }
 
 fn merge(
@@ -105,6 +122,7 @@ fn merge(
     db: &mut Db,
     dir: &Path,
     their_chunks: &ChunkStore,
+    replace: &[String],
 ) -> Result<Imported, IndexError> {
     let mut chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
@@ -128,7 +146,7 @@ fn merge(
         done.chunks += rows.len();
         chunks.add(&rows)?;
     }
-    done.branches = db.merge_from(&dir.join(DB_FILE), &missing)?;
+    done.branches = db.merge_from(&dir.join(DB_FILE), &missing, replace)?;
     done.contents = missing.len();
     // Shown only once checked against this clone's own bytes (see `verify`).
     let max = ws.config.index.max_file_size;

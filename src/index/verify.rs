@@ -91,6 +91,31 @@ fn found(haystack: &str, needle: &str, budget: &mut usize) -> bool {
     }
 }
 
+/// Whether `haystack` holds each of `needles`, each after the one before, paying the bytes
+/// searched out of `budget` (false once spent).
+fn found_in_order<'n>(
+    haystack: &str,
+    needles: impl Iterator<Item = &'n str>,
+    budget: &mut usize,
+) -> bool {
+    let mut at = 0;
+    for needle in needles {
+        let rest = &haystack[at..];
+        let (cost, next) = match rest.find(needle) {
+            Some(i) => (i + needle.len(), Some(at + i + needle.len())),
+            None => (rest.len(), None),
+        };
+        match (budget.checked_sub(cost), next) {
+            (Some(left), Some(next)) => {
+                *budget = left;
+                at = next;
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// A language or kind name: 1 to 32 characters of letters, digits, `_`, `+`, `#`, `.`, `-`.
 fn is_word(s: &str) -> bool {
     (1..=32).contains(&s.len())
@@ -201,17 +226,22 @@ fn check_symbols(lines: &Lines<'_>, stored: &Stored, budget: &mut usize) -> Resu
             );
         }
         if let Some(doc) = &s.doc {
-            // Comment lines above it, or a docstring below its first line.
-            let above = doc.lines().count() as u32 + NEAR;
+            // Comment lines above it, or a docstring below its first line, in order. A doc
+            // cut at `MAX_DOC` characters keeps its first lines, which may start far above
+            // (a long doc comment): then the window reaches the top of the file. Each line is
+            // looked for after the last, so the cost is one pass over the window.
+            let cut = doc.chars().nth(MAX_DOC - 1).is_some();
+            let above = if cut {
+                s.start_line
+            } else {
+                doc.lines().count() as u32 + NEAR
+            };
             let near = lines.span(
                 s.start_line.saturating_sub(above).max(1),
                 n.min(s.start_line + NEAR),
             );
-            if doc
-                .lines()
-                .map(str::trim)
-                .any(|l| !l.is_empty() && !found(near, l, budget))
-            {
+            let doc_lines = doc.lines().map(str::trim).filter(|l| !l.is_empty());
+            if !found_in_order(near, doc_lines, budget) {
                 return bad(
                     "its doc comment is not in the file around it (or checking it costs too much)",
                 );

@@ -62,18 +62,26 @@ impl Db {
             )
             .map_err(err)?;
         }
-        copy.execute_batch("VACUUM;").map_err(err)
+        // This clone's records of its remotes are its own, not the snapshot's.
+        copy.execute_batch("DELETE FROM remote_branches; DELETE FROM remote_packs; VACUUM;")
+            .map_err(err)
     }
 
     /// Merge from the database at `path`: content and symbols of `missing` hashes (whose
     /// chunks the caller has already stored), and the catalog of every branch this index has
-    /// not indexed. One transaction. Returns the branches added.
+    /// not indexed, and of each branch in `replace` (a pull's branches, which replace what an
+    /// earlier pull brought). One transaction. Returns the branches added or replaced.
     ///
     /// All of it is another machine's word: the merged contents are listed as unverified and
     /// every row that uses one is skipped as [`UNVERIFIED`] until `index::verify` checks it
     /// against this clone's bytes; the rows' mtimes are zeroed, so the stat cache never takes
     /// another checkout's size and mtime for this one's.
-    pub fn merge_from(&self, path: &Path, missing: &[String]) -> Result<Vec<String>, StoreError> {
+    pub fn merge_from(
+        &self,
+        path: &Path,
+        missing: &[String],
+        replace: &[String],
+    ) -> Result<Vec<String>, StoreError> {
         let err = |e| self.err("merge snapshot", e);
         self.conn
             .execute(
@@ -81,7 +89,7 @@ impl Db {
                 params![path.to_string_lossy()],
             )
             .map_err(err)?;
-        let result = self.merge_attached(missing);
+        let result = self.merge_attached(missing, replace);
         let detached = self
             .conn
             .execute("DETACH DATABASE theirs", [])
@@ -91,7 +99,11 @@ impl Db {
         Ok(branches)
     }
 
-    fn merge_attached(&self, missing: &[String]) -> Result<Vec<String>, StoreError> {
+    fn merge_attached(
+        &self,
+        missing: &[String],
+        replace: &[String],
+    ) -> Result<Vec<String>, StoreError> {
         let err = |e| self.err("merge snapshot", e);
         let tx = self.write_tx("merge snapshot")?;
         tx.execute_batch(
@@ -113,7 +125,7 @@ impl Db {
                WHERE content_hash IN (SELECT h FROM merging);",
         )
         .map_err(err)?;
-        let branches: Vec<String> = {
+        let mut branches: Vec<String> = {
             let mut stmt = tx
                 .prepare(
                     "SELECT DISTINCT branch FROM theirs.catalog
@@ -127,6 +139,13 @@ impl Db {
                 .map_err(err)?;
             rows
         };
+        for b in replace {
+            if !branches.contains(b) {
+                tx.execute("DELETE FROM catalog WHERE branch = ?1", [b])
+                    .map_err(err)?;
+                branches.push(b.clone());
+            }
+        }
         for b in &branches {
             tx.execute(
                 "INSERT INTO catalog (workspace, branch, path, content_hash, size, mtime_ns,

@@ -21,6 +21,8 @@ pub mod hits;
 mod lance;
 pub mod lookup;
 pub mod merge;
+pub mod pack;
+pub mod remote;
 pub mod snapshot;
 pub mod sqlite;
 pub mod state;

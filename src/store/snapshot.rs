@@ -268,6 +268,7 @@ mod tests {
         // Version 7's schema: no chunk tables (its chunks were in LanceDB).
         conn.execute_batch(
             "DROP TABLE chunks; DROP TABLE chunk_text; DROP TABLE unverified;
+             DROP TABLE remote_branches; DROP TABLE remote_packs;
              DELETE FROM schema_version WHERE version >= 8;",
         )
         .unwrap();

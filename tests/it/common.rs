@@ -211,7 +211,7 @@ pub fn load_settings(path: &Path) -> Settings {
 }
 "#;
 
-const UPLOAD_PY: &str = r#"import time
+pub const UPLOAD_PY: &str = r#"import time
 
 
 class Uploader:

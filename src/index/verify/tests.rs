@@ -133,3 +133,23 @@ fn a_snapshot_claiming_endless_definitions_is_refused_quickly() {
     let err = check(text.as_bytes(), &s).unwrap_err();
     assert!(err.contains("costs too much"), "{err}");
 }
+
+#[test]
+fn a_long_doc_comment_cut_to_its_first_lines_is_found_above() {
+    // Found in the vendored corpus: a 150-line doc comment, stored cut to its first
+    // `MAX_DOC` characters, starts far above the definition.
+    let doc: String = (0..150)
+        .map(|i| format!("/// Line {i} of a long explanation of the array type.\n"))
+        .collect();
+    let text = format!("{doc}pub struct PrimitiveArray {{\n    len: usize,\n}}\n");
+    let s = computed("rust", &text, 256);
+    assert!(s.symbols[0].doc.as_ref().unwrap().chars().count() >= MAX_DOC);
+    check(text.as_bytes(), &s).unwrap();
+    // Its lines must still be there, in order.
+    let mut swapped = s.clone();
+    let d = swapped.symbols[0].doc.take().unwrap();
+    let mut lines: Vec<&str> = d.lines().collect();
+    lines.swap(0, 5);
+    swapped.symbols[0].doc = Some(lines.join("\n"));
+    assert!(check(text.as_bytes(), &swapped).is_err());
+}

@@ -1,0 +1,111 @@
+//! `git codesearch push [REMOTE]` and `git codesearch pull [REMOTE]`: the index shared through
+//! object storage (the work and its checks live in the library, `index::remote`).
+
+use std::io::Write;
+use std::path::Path;
+
+use super::{render, Outcome};
+use git_codesearch::git::display_key;
+use git_codesearch::index::IndexError;
+use git_codesearch::store::remote::RemoteError;
+use git_codesearch::workspace::Workspace;
+use git_codesearch::Error;
+
+/// The git config key naming the default remote (never read from `.codesearch.toml`: a
+/// committed file must not choose where an index is sent or read from).
+pub const REMOTE_KEY: &str = "codesearch.remote";
+
+/// The remote given, or the one git config names.
+fn remote_url(ws: &Workspace, given: Option<&str>) -> Result<String, Error> {
+    match given
+        .map(str::to_string)
+        .or_else(|| ws.repo.config_value(REMOTE_KEY))
+    {
+        Some(url) if !url.trim().is_empty() => Ok(url.trim().to_string()),
+        _ => Err(IndexError::from(RemoteError::Url {
+            url: "(none)".into(),
+            why: format!("no REMOTE given and `git config {REMOTE_KEY}` is not set"),
+        })
+        .into()),
+    }
+}
+
+fn kib(bytes: u64) -> String {
+    format!("{:.1} KiB", bytes as f64 / 1024.0)
+}
+
+/// Run `push [REMOTE] [--all]`.
+pub fn push(dir: &Path, remote: Option<&str>, all: bool) -> Result<Outcome, Error> {
+    let ws = super::open(dir)?;
+    let url = remote_url(&ws, remote)?;
+    let branches = if all {
+        ws.db()?.branches()?
+    } else {
+        vec![ws.branch()?.key]
+    };
+    let done = git_codesearch::index::remote::push(&ws, &url, &branches)?;
+    let mut out = std::io::stdout();
+    for (branch, version) in &done.branches {
+        let name = render::safe_text(&display_key(branch)).into_owned();
+        let line = match version {
+            Some(v) => format!("pushed {name} to {}: manifest version {v}", done.remote),
+            None => format!("{name}: {} is up to date", done.remote),
+        };
+        writeln!(out, "{line}").map_err(Error::Output)?;
+    }
+    writeln!(
+        out,
+        "uploaded {} packs ({} contents), {}",
+        done.packs,
+        done.contents,
+        kib(done.bytes)
+    )
+    .map_err(Error::Output)?;
+    Ok(Outcome::Found)
+}
+
+/// Run `pull [REMOTE]`.
+pub fn pull(dir: &Path, remote: Option<&str>) -> Result<Outcome, Error> {
+    let ws = super::open(dir)?;
+    let url = remote_url(&ws, remote)?;
+    let done = git_codesearch::index::remote::pull(&ws, &url)?;
+    // Branch names come from the remote: escaped like any text from outside.
+    let names = |v: &[String]| -> String {
+        if v.is_empty() {
+            return "none".into();
+        }
+        v.iter()
+            .map(|b| render::safe_text(&display_key(b)).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = std::io::stdout();
+    writeln!(
+        out,
+        "pulled from {}: branches merged: {}; up to date: {}; downloaded {} packs, {}",
+        done.remote,
+        names(&done.merged),
+        names(&done.up_to_date),
+        done.packs,
+        kib(done.bytes)
+    )
+    .map_err(Error::Output)?;
+    if !done.kept.is_empty() {
+        writeln!(
+            out,
+            "kept as indexed here (contents brought in, catalog not replaced): {}",
+            names(&done.kept)
+        )
+        .map_err(Error::Output)?;
+    }
+    let i = &done.imported;
+    if !done.merged.is_empty() || !done.kept.is_empty() {
+        writeln!(
+            out,
+            "imported {} contents ({} chunks); checked against this clone's files: {} verified, {} dropped, {} not checkable yet (hidden until an index run meets their files)",
+            i.contents, i.chunks, i.checked.verified, i.checked.dropped, i.unverified
+        )
+        .map_err(Error::Output)?;
+    }
+    Ok(Outcome::Found)
+}
