@@ -155,7 +155,8 @@ pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
         "haskell" => tree_sitter_haskell::LANGUAGE.into(),
         "lua" => tree_sitter_lua::LANGUAGE.into(),
         "zig" => tree_sitter_zig::LANGUAGE.into(),
-        "shell" => tree_sitter_bash::LANGUAGE.into(),
+        // The crate's grammar with a patched scanner (see `text::bash`).
+        "shell" => super::bash::language(),
         "r" => tree_sitter_r::LANGUAGE.into(),
         _ => return None,
     })

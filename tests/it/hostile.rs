@@ -188,3 +188,20 @@ fn a_file_swapped_for_a_link_after_the_walk_is_not_followed() {
         "f/file_297.rs"
     );
 }
+
+/// A shell script with a brace before a code point far past the C library's character table
+/// (tree-sitter-bash's own scanner read unmapped memory there and killed every index run):
+/// the run ends, and the script's function is a definition search finds.
+#[test]
+fn a_shell_script_that_crashed_the_grammar_is_indexed() {
+    let repo = TestRepo::with_files(&[(
+        "deploy.sh",
+        "deploy_release_marker() {\n  echo a{\u{10FFFF}..9}\n  for x in {\u{E0000}\n  done\n}\n",
+    )]);
+    repo.index(&[]);
+    let hits = repo.search("deploy_release_marker", &["--mode", "symbol"]);
+    assert_eq!(
+        hits.first().and_then(|h| h["path"].as_str()),
+        Some("deploy.sh")
+    );
+}
