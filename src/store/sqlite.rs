@@ -30,6 +30,9 @@ pub(super) const SCHEMA_VERSION_TABLE: &str =
 /// The schema version this build writes and reads.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
+/// How long a connection waits for another process's lock before answering "busy".
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// An open index database.
 pub struct Db {
     pub(crate) conn: Connection,
@@ -60,17 +63,35 @@ impl Db {
 
     fn configure(&self) -> Result<(), StoreError> {
         self.conn
-            .busy_timeout(Duration::from_secs(10))
+            .busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| self.err("set busy timeout", e))?;
         // WAL lets searches read while an index run writes; NORMAL sync is durable at
         // checkpoints and never corrupts on power loss in WAL mode.
-        self.conn
-            .pragma_update(None, "journal_mode", "WAL")
-            .map_err(|e| self.err("enable WAL", e))?;
+        self.enable_wal()?;
         self.conn
             .pragma_update(None, "synchronous", "NORMAL")
             .map_err(|e| self.err("set synchronous", e))?;
         Ok(())
+    }
+
+    /// Switch the file to WAL. Switching needs an exclusive lock, and where taking it could
+    /// deadlock with another connection (several processes opening a new index at once:
+    /// eight concurrent first runs in `tests/it/crash.rs`) SQLite answers "busy" at once
+    /// without calling the busy handler; so a busy answer is retried, with a growing pause,
+    /// for as long as the busy timeout would have waited.
+    fn enable_wal(&self) -> Result<(), StoreError> {
+        let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+        let mut pause = Duration::from_millis(5);
+        loop {
+            match self.conn.pragma_update(None, "journal_mode", "WAL") {
+                Ok(()) => return Ok(()),
+                Err(e) if super::is_busy(&e) && std::time::Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(200));
+                }
+                Err(e) => return Err(self.err("enable WAL", e)),
+            }
+        }
     }
 
     /// Current schema version stored in the file (0 for a new file).
