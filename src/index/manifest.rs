@@ -248,14 +248,44 @@ pub fn gzip(bytes: &[u8]) -> Vec<u8> {
 /// Gunzip `bytes`, refusing more than `max` bytes out.
 pub fn gunzip(bytes: &[u8], max: u64) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    flate2::read::GzDecoder::new(bytes)
-        .take(max + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| format!("it is not gzip data ({e})"))?;
-    if out.len() as u64 > max {
-        return Err(format!("it unpacks to more than {max} bytes"));
-    }
+    gunzip_to(bytes, &mut out, max).map_err(|e| match e {
+        Gunzip::Refused(why) => why,
+        Gunzip::Write(e) => format!("it cannot be unpacked in memory ({e})"),
+    })?;
     Ok(out)
+}
+
+/// Why [`gunzip_to`] stopped.
+#[derive(Debug)]
+pub enum Gunzip {
+    /// The bytes are not gzip data, or unpack to more than allowed.
+    Refused(String),
+    /// Writing what they unpack to failed.
+    Write(std::io::Error),
+}
+
+/// Gunzip `bytes` into `out` as it goes, refusing more than `max` bytes out (what was
+/// written before a refusal stays in `out`: the caller drops it).
+pub fn gunzip_to(bytes: &[u8], out: &mut impl Write, max: u64) -> Result<(), Gunzip> {
+    let mut unpacked = flate2::read::GzDecoder::new(bytes).take(max + 1);
+    let mut buf = vec![0u8; 64 << 10];
+    let mut written = 0u64;
+    loop {
+        let n = unpacked
+            .read(&mut buf)
+            .map_err(|e| Gunzip::Refused(format!("it is not gzip data ({e})")))?;
+        if n == 0 {
+            break;
+        }
+        written += n as u64;
+        if written > max {
+            return Err(Gunzip::Refused(format!(
+                "it unpacks to more than {max} bytes"
+            )));
+        }
+        out.write_all(&buf[..n]).map_err(Gunzip::Write)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -307,5 +337,20 @@ mod tests {
         m.packs[0] = "../../etc".into();
         assert!(Manifest::parse(&m.to_bytes(), "refs/heads/main").is_err());
         assert!(Manifest::parse(b"not gzip", "refs/heads/main").is_err());
+    }
+
+    #[test]
+    fn gunzip_stops_past_its_bound_and_refuses_what_is_not_gzip() {
+        let packed = gzip(&vec![b'x'; 300_000]);
+        assert_eq!(gunzip(&packed, 300_000).unwrap().len(), 300_000);
+        let mut out = Vec::new();
+        assert!(matches!(
+            gunzip_to(&packed, &mut out, 299_999),
+            Err(Gunzip::Refused(why)) if why.contains("more than 299999 bytes")
+        ));
+        assert!(out.len() < 300_000, "it stopped writing at the bound");
+        assert!(gunzip(b"not gzip", 10)
+            .unwrap_err()
+            .contains("not gzip data"));
     }
 }

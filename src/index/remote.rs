@@ -70,27 +70,26 @@ pub struct Pulled {
 
 /// Newest manifest version of every branch on the remote.
 fn newest(remote: &Remote) -> Result<BTreeMap<String, u64>, RemoteError> {
+    Ok(newest_of(remote.list(manifest::MANIFESTS)?))
+}
+
+/// Newest version of each branch among the manifest keys of a listing.
+fn newest_of(listing: Vec<(String, u64)>) -> BTreeMap<String, u64> {
     let mut out = BTreeMap::new();
-    for (key, _) in remote.list(manifest::MANIFESTS)? {
+    for (key, _) in listing {
         if let Some((branch, n)) = manifest::parse_key(&key) {
             let e = out.entry(branch).or_insert(n);
             *e = (*e).max(n);
         }
     }
-    Ok(out)
+    out
 }
 
 /// Newest version of `branch`'s manifest: (version, manifest, bytes read); version 0 and
 /// no manifest if it has none.
 fn read_newest(remote: &Remote, branch: &str) -> Result<(u64, Option<Manifest>, u64), RemoteError> {
     for _ in 0..TRIES {
-        let n = remote
-            .list(&manifest::dir_of(branch))?
-            .iter()
-            .filter_map(|(k, _)| manifest::parse_key(k))
-            .filter(|(b, _)| b == branch)
-            .map(|(_, n)| n)
-            .max();
+        let n = newest_of(remote.list(&manifest::dir_of(branch))?).remove(branch);
         let Some(n) = n else { return Ok((0, None, 0)) };
         // Pruned between the listing and the read: list again.
         if let Some((m, bytes)) = read_version(remote, branch, n)? {
@@ -215,11 +214,12 @@ fn upload(
         .map_err(StoreError::scratch(&ws.index_dir, "create"))?;
     let mut sorted = wanted.to_vec();
     sorted.sort();
+    let limit = pack_bytes();
     let mut groups: Vec<Vec<String>> = vec![Vec::new()];
     let mut size = 0u64;
     for h in sorted {
         let s = sizes.get(h.as_str()).copied().unwrap_or(0);
-        if size > 0 && size + s > pack_bytes() {
+        if size > 0 && size + s > limit {
             groups.push(Vec::new());
             size = 0;
         }
@@ -474,8 +474,12 @@ fn fetch_pack(remote: &Remote, name: &str, path: &std::path::Path) -> Result<u64
     if got != name {
         return Err(bad(format!("its bytes hash to {got}, not to its name")).into());
     }
-    let raw = manifest::gunzip(&bytes, super::unpack::MAX_BYTES).map_err(bad)?;
-    std::fs::write(path, raw).map_err(StoreError::scratch(path, "write"))?;
+    // Unpacked straight to the file: a pack may unpack to as much as a snapshot.
+    let mut file = std::fs::File::create(path).map_err(StoreError::scratch(path, "write"))?;
+    manifest::gunzip_to(&bytes, &mut file, super::unpack::MAX_BYTES).map_err(|e| match e {
+        manifest::Gunzip::Refused(why) => IndexError::from(bad(why)),
+        manifest::Gunzip::Write(e) => StoreError::scratch(path, "write")(e).into(),
+    })?;
     crate::store::snapshot::check(path)?;
     tracing::debug!(pack = %name, "pack fetched");
     Ok(bytes.len() as u64)
