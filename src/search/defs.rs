@@ -30,8 +30,14 @@ pub fn name_matches(
         return Ok(Vec::new());
     }
     let defs = db.definitions_of(hashes)?;
+    tracing::debug!(
+        definitions = defs.len(),
+        contents = hashes.len(),
+        "definitions read"
+    );
     let ranked = rank(&defs, &wanted);
     let best: Vec<SymbolHit> = ranked.into_iter().take(n).cloned().collect();
+    tracing::debug!(best = best.len(), "definitions ranked");
     let by_hash = super::retrieve::chunks_of_definitions(chunks, &best, lang)?;
     let mut seen = HashSet::new();
     Ok(best
@@ -87,10 +93,20 @@ fn name_words(name: &str) -> Vec<String> {
 /// query holds, less [`MISSING_WORD_COST`] of the rarity of those it does not; ties keep
 /// the order of the contents as the first stage found them.
 fn rank<'a>(defs: &'a [SymbolHit], wanted: &HashSet<String>) -> Vec<&'a SymbolHit> {
-    let words: Vec<Vec<String>> = defs.iter().map(|d| name_words(&d.name)).collect();
+    // Names repeat across a file's methods and files (`__init__`, `new`, `get`): split each
+    // distinct name once.
+    let mut split: HashMap<&str, Vec<String>> = HashMap::new();
+    let words: Vec<&Vec<String>> = {
+        for d in defs {
+            split
+                .entry(d.name.as_str())
+                .or_insert_with(|| name_words(&d.name));
+        }
+        defs.iter().map(|d| &split[d.name.as_str()]).collect()
+    };
     let mut df: HashMap<&str, f64> = HashMap::new();
     for ws in &words {
-        for w in ws {
+        for w in ws.iter() {
             *df.entry(w.as_str()).or_default() += 1.0;
         }
     }
@@ -100,11 +116,20 @@ fn rank<'a>(defs: &'a [SymbolHit], wanted: &HashSet<String>) -> Vec<&'a SymbolHi
         .iter()
         .enumerate()
         .filter_map(|(i, ws)| {
-            let (hit, miss): (Vec<&String>, Vec<&String>) =
-                ws.iter().partition(|w| wanted.contains(w.as_str()));
-            let score = hit.iter().map(|w| idf(w)).sum::<f64>()
-                - MISSING_WORD_COST * miss.iter().map(|w| idf(w)).sum::<f64>();
-            (!hit.is_empty() && score > 0.0).then_some((score, i))
+            // Most names hold none of the query's words: those cost one lookup per word.
+            if !ws.iter().any(|w| wanted.contains(w.as_str())) {
+                return None;
+            }
+            let (mut hit, mut miss) = (0.0, 0.0);
+            for w in ws.iter() {
+                if wanted.contains(w.as_str()) {
+                    hit += idf(w);
+                } else {
+                    miss += idf(w);
+                }
+            }
+            let score = hit - MISSING_WORD_COST * miss;
+            (score > 0.0).then_some((score, i))
         })
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));

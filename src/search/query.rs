@@ -112,7 +112,12 @@ const CHINESE_STOP: &[&str] = &[
 
 /// Whether a lower-case word is an English stop word.
 pub fn is_stop_word(word: &str) -> bool {
-    ENGLISH_STOP.contains(&word)
+    // A set, not the list: the definitions stage asks this of every word of thousands of
+    // names per question, and a scan of the list cost milliseconds there.
+    static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| ENGLISH_STOP.iter().copied().collect())
+        .contains(word)
 }
 
 fn is_cjk(c: char) -> bool {
