@@ -4,11 +4,14 @@ alternated so that the machine's load falls on both alike.
 
 Usage:
   python3 bench/index_query_ab.py --tree /tmp/one-astropy --bin-a OLD --bin-b NEW [--rounds 3]
+                                 [--provider static]
 
 Each binary gets its own index directory (`GIT_CODESEARCH_DIR`), so their schemas never meet.
 Index: `index --no-embed` from nothing, `--rounds` times each, alternating; the median seconds
 and chunks per second (chunks from `status --json`). Queries: the concept-style list below,
 `--rounds` times, alternating A and B query by query; the median milliseconds per process.
+With `--provider P` both index with `codesearch.embedProvider=P` and `index --wait` (vectors
+embedded before the clock stops) and search with vectors on.
 """
 
 import argparse
@@ -42,11 +45,16 @@ def main():
     ap.add_argument("--bin-a", required=True)
     ap.add_argument("--bin-b", required=True)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--provider", help="embed with this provider and search with vectors on")
     ap.add_argument("--json")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="ab-")
     env = dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1",
                GIT_CODESEARCH_BACKGROUND="0")
+    if a.provider:
+        env.update(GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="codesearch.embedProvider",
+                   GIT_CONFIG_VALUE_0=a.provider)
+    index_args = ["index", "-q"] + (["--wait"] if a.provider else ["--no-embed"])
     bins = {"a": os.path.abspath(a.bin_a), "b": os.path.abspath(a.bin_b)}
     envs = {k: dict(env, GIT_CODESEARCH_DIR=os.path.join(tmp, k)) for k in bins}
     index = {k: [] for k in bins}
@@ -55,7 +63,7 @@ def main():
             for k in bins:
                 shutil.rmtree(envs[k]["GIT_CODESEARCH_DIR"], ignore_errors=True)
                 t = time.perf_counter()
-                subprocess.run([bins[k], "index", "-q", "--no-embed"], cwd=a.tree, env=envs[k],
+                subprocess.run([bins[k]] + index_args, cwd=a.tree, env=envs[k],
                                check=True, capture_output=True)
                 index[k].append(time.perf_counter() - t)
         chunks = {}

@@ -71,6 +71,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("codesearch.rrfk", "search.rrf_k", float, search.rrf_k),
     setting!("codesearch.questionrrfk", "search.question_rrf_k", float, search.question_rrf_k),
     setting!("codesearch.questionvectorweight", "search.question_vector_weight", float, search.question_vector_weight),
+    setting!("codesearch.questionvectorfileweight", "search.question_vector_file_weight", float, search.question_vector_file_weight),
     setting!("codesearch.weightbm25", "search.weights.bm25", float, search.weights.bm25),
     setting!("codesearch.weightvector", "search.weights.vector", float, search.weights.vector),
     setting!("codesearch.weightsymbol", "search.weights.symbol", float, search.weights.symbol),

@@ -169,6 +169,9 @@ pub struct SearchConfig {
     pub question_rrf_k: f64,
     /// The vector list's weight for a question (`weights.vector` is a pasted issue's).
     pub question_vector_weight: f64,
+    /// For a question, the weight of the files the vector list found, as a file list: each
+    /// file's best spans are lifted, nearest file first (0 turns it off).
+    pub question_vector_file_weight: f64,
     /// Weights of the retrievers in the fusion.
     pub weights: Weights,
     /// Stem query and index words (English); changing it rebuilds the full-text index.
@@ -236,7 +239,8 @@ impl Default for SearchConfig {
             n_retrieve: 200,
             rrf_k: 90.0,
             question_rrf_k: 15.0,
-            question_vector_weight: 0.6,
+            question_vector_weight: 0.15,
+            question_vector_file_weight: 0.8,
             weights: Weights::default(),
             stemming: false,
             recency_boost: 0.05,
@@ -411,7 +415,8 @@ mod tests {
         assert_eq!(c.search.weights.bm25, 0.6);
         // 0.3 in the design; vectors measured best for questions only (search::params).
         assert_eq!(c.search.weights.vector, 0.0);
-        assert_eq!(c.search.question_vector_weight, 0.6);
+        assert_eq!(c.search.question_vector_weight, 0.15);
+        assert_eq!(c.search.question_vector_file_weight, 0.8);
         assert_eq!(c.search.weights.symbol, 0.1);
         c.validate("defaults").unwrap();
     }

@@ -60,6 +60,7 @@ pub const RANGES: &[Range] = &[
     range!("search.rrf_k", search.rrf_k, > 0),
     range!("search.question_rrf_k", search.question_rrf_k, > 0),
     range!("search.question_vector_weight", search.question_vector_weight, 0, ANY),
+    range!("search.question_vector_file_weight", search.question_vector_file_weight, 0, ANY),
     range!("search.weights.bm25", search.weights.bm25, 0, ANY),
     range!("search.weights.vector", search.weights.vector, 0, ANY),
     range!("search.weights.symbol", search.weights.symbol, 0, ANY),

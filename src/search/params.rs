@@ -132,6 +132,8 @@ pub struct Ranking {
     pub file_spans: usize,
     /// Contents whose definitions the function-level stage ranks.
     pub definition_files: usize,
+    /// Weight of the vector list's files as a file list (0: not used).
+    pub vector_files: f64,
 }
 
 impl Ranking {
@@ -141,23 +143,28 @@ impl Ranking {
     /// up, and no function-level list: its dozens of words name many definitions by chance
     /// (issue set: MRR@10 0.711 → 0.683 with that list at 0.5). A question gets a steep fusion
     /// (k = `question_rrf_k`, 15), so the top of each list counts, and the definitions its
-    /// words name. Vectors count for a question (`question_vector_weight`, 0.6) and not for
-    /// an issue (`weights.vector`, 0): a few words embed as one meaning, an issue's dozens as
-    /// a blur (static vectors: concept set NDCG@10 0.853 → 0.866, short questions' Func@10
-    /// 0.767 → 0.771; issue set MRR@10 0.707 → 0.697 even at weight 0.05; docs/ranking.md).
+    /// words name. Vectors count for a question and not for an issue (`weights.vector`, 0): a
+    /// few words embed as one meaning, an issue's dozens as a blur (issue set MRR@10 0.707 →
+    /// 0.697 even at weight 0.05). For a question they count mostly as a *file* list
+    /// (`question_vector_file_weight`, 0.8), which lifts a near file's best lexical spans,
+    /// and a little as a chunk list (`question_vector_weight`, 0.15): their chunks at a
+    /// higher weight push the lines a short question asks for out of the first ten (static
+    /// vectors, concept set NDCG@10 0.853 → 0.871; short questions' Func@10 0.767 → 0.775,
+    /// where the chunk list alone at 1.0 gave 0.873 and 0.744; bench/RESULTS.md).
     pub fn for_query(s: &SearchConfig, q: &Query) -> Ranking {
         let shape = Shape::of(q);
         let mut weights = s.weights.clone();
         if shape == Shape::Question {
             weights.vector = s.question_vector_weight;
         }
-        let (rrf_k, definitions, file_span_decay) = match shape {
+        let (rrf_k, definitions, file_span_decay, vector_files) = match shape {
             Shape::Question => (
                 s.question_rrf_k,
                 s.weights.definitions,
                 QUESTION_FILE_SPAN_DECAY,
+                s.question_vector_file_weight,
             ),
-            Shape::Issue => (s.rrf_k, 0.0, ISSUE_FILE_SPAN_DECAY),
+            Shape::Issue => (s.rrf_k, 0.0, ISSUE_FILE_SPAN_DECAY, 0.0),
         };
         Ranking {
             shape,
@@ -167,6 +174,7 @@ impl Ranking {
             file_span_decay,
             file_spans: FILE_SPANS,
             definition_files: DEFINITION_FILES,
+            vector_files,
         }
     }
 }
@@ -184,12 +192,14 @@ mod tests {
         assert_eq!(r.rrf_k, s.question_rrf_k);
         assert!(r.definitions > 0.0);
         assert_eq!(r.weights.vector, s.question_vector_weight);
+        assert_eq!(r.vector_files, s.question_vector_file_weight);
         let issue =
             crate::search::prepare("Crash on load\nWhen I open a file the app crashes.").unwrap();
         let r = Ranking::for_query(&s, &issue);
         assert_eq!(r.shape, Shape::Issue);
         assert_eq!(r.rrf_k, s.rrf_k);
         assert_eq!(r.definitions, 0.0);
+        assert_eq!(r.vector_files, 0.0);
         assert_eq!(r.weights.vector, s.weights.vector);
         let long_line = crate::search::prepare(&"word ".repeat(QUESTION_MAX_WORDS + 1)).unwrap();
         assert_eq!(Shape::of(&long_line), Shape::Issue);

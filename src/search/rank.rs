@@ -25,6 +25,9 @@ pub(super) struct Found<'a> {
     pub lists: &'a [(Source, f64, Vec<ChunkRef>)],
     pub files: &'a [String],
     pub title_files: &'a [String],
+    /// The contents of the vector list's chunks, nearest first, with the weight they get as
+    /// a file list (0: not used).
+    pub vector_files: (&'a [String], f64),
     pub past: &'a commits::Past,
     /// For a question in hybrid mode: what its words say about files and names
     /// (`search::rerank`).
@@ -114,6 +117,17 @@ pub(super) fn rank(
     let weight = |id| (retrievers::of(id).weight)(w);
     let mut file_scores = place.file_scores(found.files, listed(Id::File), &members);
     file_scores.extend(place.file_scores(found.title_files, listed(Id::Title), &members));
+    // A question's vector hits as a file list: each near file's best spans are lifted (its
+    // own lexical evidence orders them), measured better than weighing the chunks more.
+    let (vector_files, vector_file_weight) = found.vector_files;
+    if vector_file_weight > 0.0 {
+        let vectors = Listed {
+            rank: 0,
+            weight: vector_file_weight,
+            source: Source::Vector,
+        };
+        file_scores.extend(place.file_scores(vector_files, vectors, &members));
+    }
     file_scores.extend(place.past_scores(&found.past.query, weight(Id::Commits), &members));
     file_scores.extend(place.past_scores(&found.past.title, weight(Id::CommitsTitle), &members));
     let file_scores = files::sum_by_path(file_scores);

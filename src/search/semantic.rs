@@ -117,3 +117,49 @@ fn embed_query(config: &Config, q: &Query) -> Result<Vec<f32>, crate::embed::Emb
     let mut v = embedder.embed(&[text])?;
     Ok(v.pop().unwrap_or_default())
 }
+
+/// The distinct contents of the vector list, nearest first: the file list a question's
+/// vectors make (`search.question_vector_file_weight`).
+pub fn files(lists: &[super::List]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    lists
+        .iter()
+        .filter(|(s, ..)| *s == super::fusion::Source::Vector)
+        .flat_map(|(_, _, found)| found.iter())
+        .filter(|c| seen.insert(c.content_hash.as_str()))
+        .map(|c| c.content_hash.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::fusion::Source;
+    use crate::search::List;
+    use crate::store::ChunkRef;
+
+    fn chunk(hash: &str, n: u32) -> ChunkRef {
+        ChunkRef {
+            row: 0,
+            id: format!("{hash}:{n}"),
+            content_hash: hash.into(),
+            language: "python".into(),
+            start_line: n * 10 + 1,
+            end_line: n * 10 + 10,
+        }
+    }
+
+    #[test]
+    fn the_vector_lists_files_come_nearest_first_once_each_and_no_other_lists() {
+        let lists: Vec<List> = vec![
+            (Source::Bm25, 0.6, vec![chunk("lexical", 0)]),
+            (
+                Source::Vector,
+                0.15,
+                vec![chunk("b", 2), chunk("a", 0), chunk("b", 0), chunk("c", 1)],
+            ),
+        ];
+        assert_eq!(files(&lists), ["b", "a", "c"]);
+        assert!(files(&lists[..1]).is_empty());
+    }
+}
