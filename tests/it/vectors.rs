@@ -380,3 +380,54 @@ fn searches_read_a_flat_copy_of_the_vectors_that_follows_the_table() {
         "{hits:?}"
     );
 }
+
+/// Code that says "retry failed uploads" in its statements, where a definition's name and
+/// comment (what the static model embeds) say something else; and one function whose
+/// docstring says it in a long body, so that BM25 ranks it below the first.
+const LEXICAL_AND_NEAR: &[(&str, &str)] = &[
+    (
+        "src/alpha.py",
+        "def paint_canvas(brush):\n    retry(failed, uploads)\n    retry(failed, uploads)\n",
+    ),
+    (
+        "src/gamma.py",
+        "def sort_people(ages):\n    retry(failed, uploads)\n    return ages\n",
+    ),
+    (
+        "src/delta.py",
+        "def blend_colors(palette):\n    retry(failed)\n    return uploads(palette)\n",
+    ),
+];
+
+#[test]
+fn a_questions_vectors_lift_the_nearest_file_above_a_lexically_better_one() {
+    let mut body = String::from(
+        "def beta(client, blob, attempts):\n    \"\"\"Retry failed uploads after a network error.\"\"\"\n",
+    );
+    for i in 0..30 {
+        body.push_str(&format!("    step_{i} = client.prepare(blob, {i})\n"));
+    }
+    body.push_str("    return client.put(blob)\n");
+    let mut files: Vec<(&str, &str)> = LEXICAL_AND_NEAR.to_vec();
+    files.push(("src/beta.py", &body));
+    files.extend_from_slice(&FILES[1..]);
+    let repo = TestRepo::with_files(&files);
+    repo.git(&["config", "codesearch.embedProvider", "static"]);
+    index_with_background(&repo, &["--wait"]);
+    let query = "retry failed uploads";
+    // Its vector chunk alone (weight 0.15) leaves the nearest file below the lexical one…
+    repo.git(&["config", "codesearch.questionVectorFileWeight", "0"]);
+    let chunks_only = repo.hit_paths(query, &["-n", "5"]);
+    assert_eq!(chunks_only[0], "src/alpha.py", "{chunks_only:?}");
+    // …and the file list lifts that file's best span to the top (the default weight).
+    repo.git(&["config", "--unset", "codesearch.questionVectorFileWeight"]);
+    let hits = repo.search(query, &["-n", "5"]);
+    assert_eq!(hits[0]["path"], "src/beta.py", "{hits:?}");
+    assert_eq!(hits[0]["start_line"], 1, "{hits:?}");
+    // A pasted issue uses neither list.
+    let issue = format!("{query}\nThe job gives up too early when the network drops.");
+    for hit in repo.search(&issue, &["-n", "5"]) {
+        let sources = hit["sources"].as_array().unwrap();
+        assert!(!sources.contains(&"vector".into()), "{hit}");
+    }
+}
