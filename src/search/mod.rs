@@ -284,20 +284,12 @@ pub fn search(
         names: &names,
         definitions: &definitions,
     };
-    let vector_files = semantic::files(&lists);
+    let (vector_files, vector_file_weight) = semantic::file_list(&lists, opts.mode, &ranking);
     let found = rank::Found {
         lists: &lists,
         files: &whole_files,
         title_files: &title_files,
-        // In hybrid mode only: `--mode vector` ranks chunks by their vectors alone.
-        vector_files: (
-            &vector_files,
-            if opts.mode == Mode::Hybrid {
-                ranking.vector_files
-            } else {
-                0.0
-            },
-        ),
+        vector_files: (&vector_files, vector_file_weight),
         past: &past,
         evidence: question.then_some(&ev),
     };

@@ -118,9 +118,22 @@ fn embed_query(config: &Config, q: &Query) -> Result<Vec<f32>, crate::embed::Emb
     Ok(v.pop().unwrap_or_default())
 }
 
+/// The file list a search's vectors make, with its weight: hybrid mode only (`--mode vector`
+/// ranks chunks by their vectors alone), at the weight the query's shape gives it.
+pub fn file_list(
+    lists: &[super::List],
+    mode: super::Mode,
+    ranking: &super::params::Ranking,
+) -> (Vec<String>, f64) {
+    if mode != super::Mode::Hybrid || ranking.vector_files <= 0.0 {
+        return (Vec::new(), 0.0);
+    }
+    (files(lists), ranking.vector_files)
+}
+
 /// The distinct contents of the vector list, nearest first: the file list a question's
 /// vectors make (`search.question_vector_file_weight`).
-pub fn files(lists: &[super::List]) -> Vec<String> {
+fn files(lists: &[super::List]) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     lists
         .iter()
