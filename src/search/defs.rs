@@ -96,14 +96,12 @@ fn rank<'a>(defs: &'a [SymbolHit], wanted: &HashSet<String>) -> Vec<&'a SymbolHi
     // Names repeat across a file's methods and files (`__init__`, `new`, `get`): split each
     // distinct name once.
     let mut split: HashMap<&str, Vec<String>> = HashMap::new();
-    let words: Vec<&Vec<String>> = {
-        for d in defs {
-            split
-                .entry(d.name.as_str())
-                .or_insert_with(|| name_words(&d.name));
-        }
-        defs.iter().map(|d| &split[d.name.as_str()]).collect()
-    };
+    for d in defs {
+        split
+            .entry(d.name.as_str())
+            .or_insert_with(|| name_words(&d.name));
+    }
+    let words: Vec<&Vec<String>> = defs.iter().map(|d| &split[d.name.as_str()]).collect();
     let mut df: HashMap<&str, f64> = HashMap::new();
     for ws in &words {
         for w in ws.iter() {
