@@ -174,32 +174,40 @@ pub fn symbol_chunks(
     Ok(out)
 }
 
-/// Vector candidates on the branch, nearest first: over-fetches and filters by membership,
-/// and if that leaves too few while more may exist, asks again with a branch prefilter.
+/// How many of the branch's contents have vectors, as far as one search can tell: `held`
+/// distinct contents of the branch's `of` have rows in the flat copy.
+pub struct Seen {
+    /// Branch contents with at least one vector.
+    pub held: usize,
+    /// Distinct contents on the branch (those without chunks included).
+    pub of: usize,
+}
+
+/// Vector candidates on the branch, nearest first, from the flat copy when it is current
+/// (exact, one pass over the branch's contents, which also counts how many have vectors),
+/// else from LanceDB: over-fetches and filters by membership, and if that leaves too few
+/// while more may exist, asks again with a branch prefilter.
 pub fn vector(
     cx: &super::Context<'_>,
     model: &str,
+    flat: Option<&crate::store::flat::Flat>,
     query: &[f32],
     fetch: super::Fetch<'_>,
-) -> Result<Vec<ChunkRef>, SearchError> {
+) -> Result<(Vec<ChunkRef>, Option<Seen>), SearchError> {
     let (db, chunks, branch) = (cx.db, cx.chunks, cx.branch);
     let (n, lang, min_similarity) = (fetch.n, fetch.lang, cx.config.embed.min_similarity);
     let close = |h: &crate::store::VectorHit| 1.0 - h.distance >= min_similarity;
-    if let Some(flat) = chunks.flat_vectors(model) {
-        // Exact, in one pass over the branch's contents only.
-        let on_branch: crate::store::flat::Contents = db
-            .branch_hashes(branch)?
-            .iter()
-            .map(|h| crate::store::flat::content_key(h))
-            .collect();
-        let kept: Vec<String> = flat
-            .nearest(query, n, Some(&on_branch), lang)
-            .into_iter()
-            .filter(close)
-            .map(|h| h.id)
-            .collect();
+    if let Some(flat) = flat {
+        let on_branch = db.branch_content_keys(branch)?;
+        tracing::debug!("branch contents read");
+        let near = flat.nearest(query, n, Some(&on_branch), lang);
+        let kept: Vec<String> = near.hits.into_iter().filter(close).map(|h| h.id).collect();
         tracing::debug!("flat vectors searched");
-        return refs_in_order(chunks, &kept);
+        let seen = Seen {
+            held: near.contents,
+            of: on_branch.len(),
+        };
+        return Ok((refs_in_order(chunks, &kept)?, Some(seen)));
     }
     let lang_filter = lang.map(|l| filter::eq("language", l));
     let fetch = n * 3;
@@ -230,7 +238,7 @@ pub fn vector(
             .collect();
     }
     kept.truncate(n);
-    refs_in_order(chunks, &kept)
+    Ok((refs_in_order(chunks, &kept)?, None))
 }
 
 /// The chunk refs of `ids`, in that order (an id without a row is left out).

@@ -5,6 +5,7 @@
 use super::query::Query;
 use super::{retrieve, Context, Fetch, SearchError};
 use crate::config::Config;
+use crate::store::flat::Flat;
 use crate::store::ChunkRef;
 
 /// What the vector retriever contributed.
@@ -15,14 +16,18 @@ pub struct VectorPart {
     pub note: Option<String>,
 }
 
-/// Whether this branch can have vector hits: the configured model and how many of the
-/// branch's files it has embedded, or why vector search is off.
+/// Whether this branch can have vector hits: the configured model, its flat copy when that
+/// is current, and (for LanceDB only) how many of the branch's files it has embedded; or why
+/// vector search is off.
 pub enum Readiness {
-    /// A model is configured and `done` of `total` files have its vectors (`done` > 0).
+    /// A model is configured and may have vectors on the branch.
     Ready {
         model: String,
-        done: usize,
-        total: usize,
+        /// The flat copy of the model's vectors, when current: its scan counts the branch's
+        /// embedded files itself.
+        flat: Option<Flat>,
+        /// `done` of `total` files embedded (`done` > 0), counted before a LanceDB search.
+        counted: Option<(usize, usize)>,
     },
     /// Vector search cannot run; the reason, for the degraded note.
     Off(String),
@@ -35,23 +40,40 @@ pub const DISABLED: &str =
     "vector search is off (the default; [embed] provider = none): turn it on with `git config codesearch.embedProvider local` and run `git codesearch index`";
 
 /// Read, once per search, whether vectors can be searched on `branch`; when they can, start
-/// loading the model in the background so that it overlaps the lexical retrievers.
+/// loading the model in the background so that it overlaps the lexical retrievers. With a
+/// current flat copy the coverage is not counted here: the scan reads the branch's contents
+/// anyway, and the count by SQL costs more than the scan (3 ms on one-commit astropy).
 pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
-    let Context {
-        db, config, branch, ..
-    } = *cx;
+    let (db, chunks, config, branch) = (cx.db, cx.chunks, cx.config, cx.branch);
     let Some(model) = crate::embed::model_id(&config.embed) else {
         return Ok(Readiness::Disabled);
     };
+    if let Some(flat) = chunks.flat_vectors(&model) {
+        crate::embed::warm_up(&config.embed);
+        return Ok(Readiness::Ready {
+            model,
+            flat: Some(flat),
+            counted: None,
+        });
+    }
     let (done, total) = db.embed_coverage(branch, &model)?;
     tracing::debug!("vector coverage read");
     if done == 0 {
-        return Ok(Readiness::Off(format!(
-            "no vectors yet on this branch (0 of {total} files embedded; a background run embeds them, `git codesearch index --wait` now); using BM25 + symbols"
-        )));
+        return Ok(Readiness::Off(not_yet(total)));
     }
     crate::embed::warm_up(&config.embed);
-    Ok(Readiness::Ready { model, done, total })
+    Ok(Readiness::Ready {
+        model,
+        flat: None,
+        counted: Some((done, total)),
+    })
+}
+
+/// The note of a branch none of whose `total` files has vectors yet.
+fn not_yet(total: usize) -> String {
+    format!(
+        "no vectors yet on this branch (0 of {total} files embedded; a background run embeds them, `git codesearch index --wait` now); using BM25 + symbols"
+    )
 }
 
 /// Run vector retrieval if `ready` says it can run.
@@ -61,13 +83,17 @@ pub fn retrieve(
     q: &Query,
     fetch: Fetch<'_>,
 ) -> Result<VectorPart, SearchError> {
-    let Context { chunks, config, .. } = *cx;
+    let (db, chunks, config, branch) = (cx.db, cx.chunks, cx.config, cx.branch);
     let off = |note: String| VectorPart {
         found: None,
         note: Some(note),
     };
-    let (model, done, total) = match ready {
-        Readiness::Ready { model, done, total } => (model, done, total),
+    let (model, flat, counted) = match ready {
+        Readiness::Ready {
+            model,
+            flat,
+            counted,
+        } => (model, flat, counted),
         Readiness::Off(note) => return Ok(off(note)),
         Readiness::Disabled => {
             return Ok(VectorPart {
@@ -85,15 +111,26 @@ pub fn retrieve(
         }
     };
     tracing::debug!("query embedded");
-    if let Some(stored) = chunks.vector_dimension(&model)? {
-        if stored != vector.len() {
-            return Ok(off(format!(
-                "stored vectors have {stored} dimensions but the model now returns {}: run `git codesearch index` to re-embed; using BM25 + symbols",
-                vector.len()
-            )));
-        }
+    let stored = match &flat {
+        Some(f) => Some(f.dimension()),
+        None => chunks.vector_dimension(&model)?,
+    };
+    if let Some(stored) = stored.filter(|&d| d != vector.len()) {
+        return Ok(off(format!(
+            "stored vectors have {stored} dimensions but the model now returns {}: run `git codesearch index` to re-embed; using BM25 + symbols",
+            vector.len()
+        )));
     }
-    let found = retrieve::vector(cx, &model, &vector, fetch)?;
+    let (found, seen) = retrieve::vector(cx, &model, flat.as_ref(), &vector, fetch)?;
+    let (done, total) = match (counted, seen) {
+        (Some(c), _) => c,
+        (None, Some(s)) if s.held == s.of => (s.held, s.of),
+        // Something on the branch has no vectors, or has no chunks to embed: count exactly.
+        _ => db.embed_coverage(branch, &model)?,
+    };
+    if done == 0 {
+        return Ok(off(not_yet(total)));
+    }
     let note = (done < total).then(|| {
         format!(
             "vectors cover {done} of {total} files on this branch (the rest are embedded in the background; `git codesearch index --wait` embeds them now)"

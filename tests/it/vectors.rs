@@ -381,6 +381,33 @@ fn searches_read_a_flat_copy_of_the_vectors_that_follows_the_table() {
     );
 }
 
+#[test]
+fn a_search_over_the_flat_copy_says_how_much_of_the_branch_has_vectors() {
+    let repo = TestRepo::with_files(FILES);
+    repo.git(&["config", "codesearch.embedProvider", "static"]);
+    repo.index(&[]);
+    assert_eq!(flat_copies(&repo).len(), 1);
+    let query = "send the blob again";
+    let hits = repo.search(query, &["--no-index"]);
+    assert!(
+        hits[0]["degraded"].is_null(),
+        "all four have vectors: {hits:?}"
+    );
+    // One more file, indexed without vectors: the copy is still the table's (current), and
+    // its scan finds one of the branch's five files missing.
+    repo.write(
+        "src/resend.py",
+        "def resend_blob(blob):\n    return push_blob(blob)\n",
+    );
+    repo.commit_all("resend");
+    repo.index(&["--no-embed"]);
+    let hits = repo.search(query, &["--no-index"]);
+    let why = hits[0]["degraded"]
+        .as_str()
+        .expect("the partial coverage is said");
+    assert!(why.contains("vectors cover 4 of 5 files"), "{why}");
+}
+
 /// Code that says "retry failed uploads" in its statements, where a definition's name and
 /// comment (what the static model embeds) say something else; and one function whose
 /// docstring says it in a long body, so that BM25 ranks it below the first.
