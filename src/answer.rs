@@ -50,6 +50,10 @@ pub fn answer(ws: &Workspace, req: Request<'_>, obs: &dyn Observer) -> Result<An
     let db = ws.db()?;
     let chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
+    // One snapshot per connection for the whole search: consistent reads, and no lock taken
+    // and dropped around each of its few hundred statements.
+    let _db_read = db.read_snapshot()?;
+    let _chunks_read = chunks.read_snapshot()?;
     tracing::debug!("chunk store open");
     let cx = search::Context {
         db: &db,

@@ -81,6 +81,20 @@ pub(super) fn row_of(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Chunk
     })
 }
 
+/// A read transaction on a [`ChunkStore`]'s connection, ended when dropped.
+pub struct StoreSnapshot<'a> {
+    store: &'a ChunkStore,
+    began: bool,
+}
+
+impl Drop for StoreSnapshot<'_> {
+    fn drop(&mut self) {
+        if self.began {
+            let _ = self.store.db().conn.execute_batch("COMMIT");
+        }
+    }
+}
+
 impl ChunkStore {
     /// Open the chunks of the index database at `db_path`; vectors are in `lance_dir`.
     pub fn open(db_path: &Path, lance_dir: &Path) -> Result<ChunkStore, StoreError> {
@@ -90,6 +104,20 @@ impl ChunkStore {
             lance_dir: lance_dir.to_path_buf(),
             lance: OnceLock::new(),
         })
+    }
+
+    /// Read everything that follows on this store's connection, until the guard is dropped,
+    /// from one snapshot (see [`super::sqlite::ReadSnapshot`]; the connection is shared by
+    /// the retriever threads, so the guard holds the store, not the connection's lock).
+    pub fn read_snapshot(&self) -> Result<StoreSnapshot<'_>, StoreError> {
+        let db = self.db();
+        let began = db.conn.is_autocommit();
+        if began {
+            db.conn
+                .execute_batch("BEGIN DEFERRED")
+                .map_err(|e| db.err("begin a read", e))?;
+        }
+        Ok(StoreSnapshot { store: self, began })
     }
 
     /// The connection. Never call another method of the store while holding it.
