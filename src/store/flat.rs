@@ -476,6 +476,24 @@ mod tests {
     }
 
     #[test]
+    fn the_wide_dot_product_equals_the_plain_one() {
+        // Odd lengths and extreme values: the vectorised loop's tail and its widening.
+        for len in [1usize, 31, 256, 385] {
+            let q: Vec<i8> = (0..len)
+                .map(|i| ((i * 37 % 255) as i16 - 127) as i8)
+                .collect();
+            let row: Vec<u8> = (0..len).map(|i| (i * 91 % 256) as u8).collect();
+            let plain = dot_plain(&q, &row);
+            assert_eq!(dot(&q, &row), plain, "{len}");
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: checked just above.
+                assert_eq!(unsafe { dot_avx2(&q, &row) }, plain, "{len}");
+            }
+        }
+    }
+
+    #[test]
     fn a_truncated_or_foreign_file_is_not_read() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.bin");
