@@ -53,8 +53,8 @@ impl Db {
     ) -> Result<Vec<(String, f64)>, StoreError> {
         let sql = "SELECT content_hash, -bm25(file_terms) AS score FROM file_terms
              WHERE file_terms MATCH ?1
-               AND content_hash IN (SELECT content_hash FROM catalog
-                                    WHERE branch = ?2 AND skip_reason IS NULL)
+               AND EXISTS (SELECT 1 FROM catalog k WHERE k.content_hash = file_terms.content_hash
+                           AND k.branch = ?2 AND k.skip_reason IS NULL)
                AND (?4 IS NULL OR content_hash IN
                     (SELECT content_hash FROM content WHERE language = ?4))
              ORDER BY score DESC, content_hash LIMIT ?3";

@@ -79,8 +79,8 @@ impl ChunkStore {
                           WHERE chunk_terms MATCH ?1 ORDER BY score DESC LIMIT ?5)
              SELECT {REF_COLUMNS}, top.score, (SELECT count(*) FROM top)
              FROM top JOIN chunks c ON c.rid = top.rid
-             WHERE c.content_hash IN (SELECT content_hash FROM catalog
-                                      WHERE branch = ?2 AND skip_reason IS NULL)
+             WHERE EXISTS (SELECT 1 FROM catalog k WHERE k.content_hash = c.content_hash
+                             AND k.branch = ?2 AND k.skip_reason IS NULL)
                AND (?3 IS NULL OR c.language = ?3)
              ORDER BY top.score DESC, c.content_hash, c.n LIMIT ?4"
         );
