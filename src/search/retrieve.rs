@@ -199,15 +199,12 @@ pub fn vector(
     let close = |h: &crate::store::VectorHit| 1.0 - h.distance >= min_similarity;
     if let Some(flat) = flat {
         let on_branch = db.branch_content_keys(branch)?;
-        tracing::debug!("branch contents read");
         let near = flat.nearest(query, n, Some(&on_branch), lang);
-        let kept: Vec<String> = near.hits.into_iter().filter(close).map(|h| h.id).collect();
-        tracing::debug!("flat vectors searched");
         let seen = Seen {
             held: near.contents,
             of: on_branch.len(),
         };
-        return Ok((refs_in_order(chunks, &kept)?, Some(seen)));
+        return Ok((flat_refs(cx, near.hits)?, Some(seen)));
     }
     let lang_filter = lang.map(|l| filter::eq("language", l));
     let fetch = n * 3;
@@ -239,6 +236,21 @@ pub fn vector(
     }
     kept.truncate(n);
     Ok((refs_in_order(chunks, &kept)?, None))
+}
+
+/// The chunks of a flat scan's hits that are close enough (`embed.min_similarity`), nearest
+/// first.
+pub fn flat_refs(
+    cx: &super::Context<'_>,
+    hits: Vec<crate::store::VectorHit>,
+) -> Result<Vec<ChunkRef>, SearchError> {
+    let min_similarity = cx.config.embed.min_similarity;
+    let kept: Vec<String> = hits
+        .into_iter()
+        .filter(|h| 1.0 - h.distance >= min_similarity)
+        .map(|h| h.id)
+        .collect();
+    refs_in_order(cx.chunks, &kept)
 }
 
 /// The chunk refs of `ids`, in that order (an id without a row is left out).

@@ -5,7 +5,7 @@
 use super::query::Query;
 use super::{retrieve, Context, Fetch, SearchError};
 use crate::config::Config;
-use crate::store::flat::Flat;
+use crate::store::flat::{Flat, Nearest};
 use crate::store::ChunkRef;
 
 /// What the vector retriever contributed.
@@ -83,18 +83,14 @@ pub fn retrieve(
     q: &Query,
     fetch: Fetch<'_>,
 ) -> Result<VectorPart, SearchError> {
-    let (db, chunks, config, branch) = (cx.db, cx.chunks, cx.config, cx.branch);
-    let off = |note: String| VectorPart {
-        found: None,
-        note: Some(note),
-    };
+    let (chunks, config) = (cx.chunks, cx.config);
     let (model, flat, counted) = match ready {
         Readiness::Ready {
             model,
             flat,
             counted,
         } => (model, flat, counted),
-        Readiness::Off(note) => return Ok(off(note)),
+        Readiness::Off(note) => return Ok(without_vectors(note)),
         Readiness::Disabled => {
             return Ok(VectorPart {
                 found: None,
@@ -104,11 +100,7 @@ pub fn retrieve(
     };
     let vector = match embed_query(config, q) {
         Ok(v) => v,
-        Err(e) => {
-            return Ok(off(format!(
-                "vector search unavailable: {e}; using BM25 + symbols"
-            )))
-        }
+        Err(e) => return Ok(without_vectors(unavailable(&e))),
     };
     tracing::debug!("query embedded");
     let stored = match &flat {
@@ -116,20 +108,109 @@ pub fn retrieve(
         None => chunks.vector_dimension(&model)?,
     };
     if let Some(stored) = stored.filter(|&d| d != vector.len()) {
-        return Ok(off(format!(
-            "stored vectors have {stored} dimensions but the model now returns {}: run `git codesearch index` to re-embed; using BM25 + symbols",
-            vector.len()
-        )));
+        return Ok(without_vectors(other_dimension(stored, vector.len())));
     }
     let (found, seen) = retrieve::vector(cx, &model, flat.as_ref(), &vector, fetch)?;
-    let (done, total) = match (counted, seen) {
-        (Some(c), _) => c,
-        (None, Some(s)) if s.held == s.of => (s.held, s.of),
+    covered(cx, &model, found, counted.ok_or(seen))
+}
+
+/// Vector retrieval as started: on a thread of its own beside the lexical retrievers when
+/// a current flat copy answers (the query's embedding and the scan need no SQLite
+/// connection once the branch's contents are read), else left for after them.
+pub enum Started<'s> {
+    /// The query's embedding and the scan of the flat copy, running.
+    Scanning {
+        model: String,
+        /// Distinct contents on the branch.
+        of: usize,
+        scan: std::thread::ScopedJoinHandle<'s, Scanned>,
+    },
+    /// LanceDB, or no vector search: [`retrieve`] runs after the lexical retrievers, whose
+    /// time the model's loading has had to warm up.
+    Later(Readiness),
+}
+
+/// What the scanning thread found, or why vectors are unavailable.
+pub enum Scanned {
+    /// The nearest rows of the branch.
+    Found(Nearest),
+    /// The note of a search without vectors.
+    Unavailable(String),
+}
+
+/// Start vector retrieval on `scope` if `ready` has a current flat copy.
+pub fn start<'s, 'e: 's>(
+    scope: &'s std::thread::Scope<'s, 'e>,
+    ready: Readiness,
+    cx: &Context<'e>,
+    q: &'e Query,
+    fetch: Fetch<'e>,
+) -> Result<Started<'s>, SearchError> {
+    let (model, flat) = match ready {
+        Readiness::Ready {
+            model,
+            flat: Some(flat),
+            ..
+        } => (model, flat),
+        other => return Ok(Started::Later(other)),
+    };
+    let on_branch = cx.db.branch_content_keys(cx.branch)?;
+    tracing::debug!("branch contents read");
+    let (of, config, n, lang) = (on_branch.len(), cx.config, fetch.n, fetch.lang);
+    let scan = scope.spawn(move || {
+        let vector = match embed_query(config, q) {
+            Ok(v) => v,
+            Err(e) => return Scanned::Unavailable(unavailable(&e)),
+        };
+        if flat.dimension() != vector.len() {
+            return Scanned::Unavailable(other_dimension(flat.dimension(), vector.len()));
+        }
+        Scanned::Found(flat.nearest(&vector, n, Some(&on_branch), lang))
+    });
+    Ok(Started::Scanning { model, of, scan })
+}
+
+/// Finish what [`start`] began: the scan's chunks and coverage, or the whole retrieval.
+pub fn finish(
+    started: Started<'_>,
+    cx: &Context<'_>,
+    q: &Query,
+    fetch: Fetch<'_>,
+) -> Result<VectorPart, SearchError> {
+    let (model, of, scan) = match started {
+        Started::Later(ready) => return retrieve(ready, cx, q, fetch),
+        Started::Scanning { model, of, scan } => (model, of, scan),
+    };
+    // A scan that panicked is a bug: its panic goes on in this thread.
+    let near = match scan.join().unwrap_or_else(|p| std::panic::resume_unwind(p)) {
+        Scanned::Found(near) => near,
+        Scanned::Unavailable(note) => return Ok(without_vectors(note)),
+    };
+    tracing::debug!("flat vectors searched");
+    let seen = retrieve::Seen {
+        held: near.contents,
+        of,
+    };
+    let found = retrieve::flat_refs(cx, near.hits)?;
+    covered(cx, &model, found, Err(Some(seen)))
+}
+
+/// The vector part of `found`, with its note on coverage: `counted` before a LanceDB
+/// search, or what a flat scan `seen` (when all of the branch, no count is needed).
+fn covered(
+    cx: &Context<'_>,
+    model: &str,
+    found: Vec<ChunkRef>,
+    counted: Result<(usize, usize), Option<retrieve::Seen>>,
+) -> Result<VectorPart, SearchError> {
+    let (done, total) = match counted {
+        Ok(c) => c,
+        Err(Some(s)) if s.held == s.of => (s.held, s.of),
         // Something on the branch has no vectors, or has no chunks to embed: count exactly.
-        _ => db.embed_coverage(branch, &model)?,
+        Err(_) => cx.db.embed_coverage(cx.branch, model)?,
     };
     if done == 0 {
-        return Ok(off(not_yet(total)));
+        return Ok(without_vectors(not_yet(total)));
     }
     let note = (done < total).then(|| {
         format!(
@@ -140,6 +221,24 @@ pub fn retrieve(
         found: Some(found),
         note,
     })
+}
+
+/// No vector hits, and why.
+fn without_vectors(note: String) -> VectorPart {
+    VectorPart {
+        found: None,
+        note: Some(note),
+    }
+}
+
+fn unavailable(e: &crate::embed::EmbedError) -> String {
+    format!("vector search unavailable: {e}; using BM25 + symbols")
+}
+
+fn other_dimension(stored: usize, now: usize) -> String {
+    format!(
+        "stored vectors have {stored} dimensions but the model now returns {now}: run `git codesearch index` to re-embed; using BM25 + symbols"
+    )
 }
 
 /// The query's vector. The raw text is embedded (stop words carry meaning for a sentence
