@@ -111,7 +111,12 @@ pub fn retrieve(
         return Ok(without_vectors(other_dimension(stored, vector.len())));
     }
     let (found, seen) = retrieve::vector(cx, &model, flat.as_ref(), &vector, fetch)?;
-    covered(cx, &model, found, counted.ok_or(seen))
+    let coverage = match (counted, seen) {
+        (Some((done, total)), _) => Coverage::Counted { done, total },
+        (None, Some(seen)) => Coverage::Scanned(seen),
+        (None, None) => Coverage::Unknown,
+    };
+    covered(cx, &model, found, coverage)
 }
 
 /// Vector retrieval as started: on a thread of its own beside the lexical retrievers when
@@ -192,22 +197,32 @@ pub fn finish(
         of,
     };
     let found = retrieve::flat_refs(cx, near.hits)?;
-    covered(cx, &model, found, Err(Some(seen)))
+    covered(cx, &model, found, Coverage::Scanned(seen))
 }
 
-/// The vector part of `found`, with its note on coverage: `counted` before a LanceDB
-/// search, or what a flat scan `seen` (when all of the branch, no count is needed).
+/// What a search knows of its branch's vector coverage when its hits are in.
+enum Coverage {
+    /// Counted by SQL before a LanceDB search.
+    Counted { done: usize, total: usize },
+    /// What the flat scan saw.
+    Scanned(retrieve::Seen),
+    /// Nothing yet.
+    Unknown,
+}
+
+/// The vector part of `found`, with its note on coverage: counted before a LanceDB search,
+/// or what a flat scan saw (when it saw all of the branch, no count is needed).
 fn covered(
     cx: &Context<'_>,
     model: &str,
     found: Vec<ChunkRef>,
-    counted: Result<(usize, usize), Option<retrieve::Seen>>,
+    coverage: Coverage,
 ) -> Result<VectorPart, SearchError> {
-    let (done, total) = match counted {
-        Ok(c) => c,
-        Err(Some(s)) if s.held == s.of => (s.held, s.of),
+    let (done, total) = match coverage {
+        Coverage::Counted { done, total } => (done, total),
+        Coverage::Scanned(s) if s.held == s.of => (s.held, s.of),
         // Something on the branch has no vectors, or has no chunks to embed: count exactly.
-        Err(_) => cx.db.embed_coverage(cx.branch, model)?,
+        Coverage::Scanned(_) | Coverage::Unknown => cx.db.embed_coverage(cx.branch, model)?,
     };
     if done == 0 {
         return Ok(without_vectors(not_yet(total)));
