@@ -112,12 +112,10 @@ impl Db {
         let err = |e| self.err("read definitions", e);
         let mut by_hash: HashMap<String, Vec<SymbolHit>> = HashMap::new();
         for part in hashes.chunks(IN_BATCH) {
-            let sql = format!(
-                "SELECT content_hash, name, kind, start_line, end_line FROM snippets
-                 WHERE content_hash IN ({}) ORDER BY content_hash, start_line",
-                placeholders(part.len())
-            );
-            let mut stmt = self.conn.prepare_cached(&sql).map_err(err)?;
+            let mut stmt = self
+                .conn
+                .prepare_cached(&definitions_sql(part.len()))
+                .map_err(err)?;
             let rows = stmt
                 .query_map(rusqlite::params_from_iter(part), symbol_hit)
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
@@ -310,6 +308,16 @@ pub struct Definition {
 }
 
 /// A symbol hit from a row of (content_hash, name, kind, start_line, end_line).
+/// Every definition of `n` contents, by content and line: read from the index on
+/// `snippets` alone (migration 11), no table row per definition.
+fn definitions_sql(n: usize) -> String {
+    format!(
+        "SELECT content_hash, name, kind, start_line, end_line FROM snippets
+         WHERE content_hash IN ({}) ORDER BY content_hash, start_line",
+        placeholders(n)
+    )
+}
+
 fn symbol_hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<SymbolHit> {
     Ok(SymbolHit {
         content_hash: r.get(0)?,
@@ -318,4 +326,28 @@ fn symbol_hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<SymbolHit> {
         start_line: r.get(3)?,
         end_line: r.get(4)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_contents_definitions_are_read_from_the_index_alone_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("meta.sqlite")).unwrap();
+        let sql = format!("EXPLAIN QUERY PLAN {}", definitions_sql(2));
+        let mut stmt = db.conn.prepare(&sql).unwrap();
+        let plan: Vec<String> = stmt
+            .query_map(["a", "b"], |r| r.get::<_, String>(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(
+            plan.iter()
+                .any(|p| p.contains("COVERING INDEX snippets_by_hash")),
+            "{plan:?}"
+        );
+        assert!(!plan.iter().any(|p| p.contains("TEMP B-TREE")), "{plan:?}");
+    }
 }

@@ -265,10 +265,13 @@ mod tests {
     fn a_snapshot_of_an_older_schema_is_refused() {
         let (_d, path) = fresh();
         let conn = Connection::open(&path).unwrap();
-        // Version 7's schema: no chunk tables (its chunks were in LanceDB).
+        // Version 7's schema: no chunk tables (its chunks were in LanceDB), and the index on
+        // `snippets` of the content hash alone.
         conn.execute_batch(
             "DROP TABLE chunks; DROP TABLE chunk_text; DROP TABLE unverified;
              DROP TABLE remote_branches; DROP TABLE remote_packs;
+             DROP INDEX snippets_by_hash;
+             CREATE INDEX snippets_by_hash ON snippets (content_hash);
              DELETE FROM schema_version WHERE version >= 8;",
         )
         .unwrap();

@@ -21,6 +21,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0008_chunks_in_sqlite.sql"),
     include_str!("../../migrations/0009_unverified.sql"),
     include_str!("../../migrations/0010_remote.sql"),
+    include_str!("../../migrations/0011_snippets_cover.sql"),
 ];
 
 /// The table that records which migrations ran.
