@@ -174,38 +174,18 @@ pub fn symbol_chunks(
     Ok(out)
 }
 
-/// How many of the branch's contents have vectors, as far as one search can tell: `held`
-/// distinct contents of the branch's `of` have rows in the flat copy.
-pub struct Seen {
-    /// Branch contents with at least one vector.
-    pub held: usize,
-    /// Distinct contents on the branch (those without chunks included).
-    pub of: usize,
-}
-
-/// Vector candidates on the branch, nearest first, from the flat copy when it is current
-/// (exact, one pass over the branch's contents, which also counts how many have vectors),
-/// else from LanceDB: over-fetches and filters by membership, and if that leaves too few
-/// while more may exist, asks again with a branch prefilter.
+/// Vector candidates on the branch from LanceDB, nearest first: over-fetches and filters by
+/// membership, and if that leaves too few while more may exist, asks again with a branch
+/// prefilter. (A current flat copy is scanned instead: `semantic::start`.)
 pub fn vector(
     cx: &super::Context<'_>,
     model: &str,
-    flat: Option<&crate::store::flat::Flat>,
     query: &[f32],
     fetch: super::Fetch<'_>,
-) -> Result<(Vec<ChunkRef>, Option<Seen>), SearchError> {
+) -> Result<Vec<ChunkRef>, SearchError> {
     let (db, chunks, branch) = (cx.db, cx.chunks, cx.branch);
-    let (n, lang, min_similarity) = (fetch.n, fetch.lang, cx.config.embed.min_similarity);
-    let close = |h: &crate::store::VectorHit| 1.0 - h.distance >= min_similarity;
-    if let Some(flat) = flat {
-        let on_branch = db.branch_content_keys(branch)?;
-        let near = flat.nearest(query, n, Some(&on_branch), lang);
-        let seen = Seen {
-            held: near.contents,
-            of: on_branch.len(),
-        };
-        return Ok((flat_refs(cx, near.hits)?, Some(seen)));
-    }
+    let (n, lang) = (fetch.n, fetch.lang);
+    let close = |h: &crate::store::VectorHit| close_enough(cx, h);
     let lang_filter = lang.map(|l| filter::eq("language", l));
     let fetch = n * 3;
     let found = chunks.search_vectors(model, query, fetch, lang_filter.as_deref())?;
@@ -235,7 +215,7 @@ pub fn vector(
             .collect();
     }
     kept.truncate(n);
-    Ok((refs_in_order(chunks, &kept)?, None))
+    refs_in_order(chunks, &kept)
 }
 
 /// The chunks of a flat scan's hits that are close enough (`embed.min_similarity`), nearest
@@ -244,13 +224,17 @@ pub fn flat_refs(
     cx: &super::Context<'_>,
     hits: Vec<crate::store::VectorHit>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
-    let min_similarity = cx.config.embed.min_similarity;
     let kept: Vec<String> = hits
         .into_iter()
-        .filter(|h| 1.0 - h.distance >= min_similarity)
+        .filter(|h| close_enough(cx, h))
         .map(|h| h.id)
         .collect();
     refs_in_order(cx.chunks, &kept)
+}
+
+/// Whether a vector hit is similar enough to count (`embed.min_similarity`).
+fn close_enough(cx: &super::Context<'_>, h: &crate::store::VectorHit) -> bool {
+    1.0 - h.distance >= cx.config.embed.min_similarity
 }
 
 /// The chunk refs of `ids`, in that order (an id without a row is left out).

@@ -76,7 +76,7 @@ pub const RETRIEVERS: [Retriever; 8] = [
         entry: "retrieve::bm25" },
     Retriever { id: Id::Vector, source: Source::Vector, level: Level::Chunk, weight_key: "vector",
         weight: |w| w.vector, alone: Some(Mode::Vector), modes: &[Mode::Hybrid, Mode::Vector], off_at_zero: true,
-        entry: "semantic::retrieve" },
+        entry: "semantic::start, semantic::finish" },
     Retriever { id: Id::Symbol, source: Source::Symbol, level: Level::Chunk, weight_key: "symbol",
         weight: |w| w.symbol, alone: Some(Mode::Symbol), modes: &[Mode::Hybrid, Mode::Symbol], off_at_zero: false,
         entry: "retrieve::symbol_hits, retrieve::symbol_chunks" },

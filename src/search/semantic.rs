@@ -16,18 +16,16 @@ pub struct VectorPart {
     pub note: Option<String>,
 }
 
-/// Whether this branch can have vector hits: the configured model, its flat copy when that
-/// is current, and (for LanceDB only) how many of the branch's files it has embedded; or why
-/// vector search is off.
+/// Whether this branch can have vector hits, and from where; or why vector search is off.
 pub enum Readiness {
-    /// A model is configured and may have vectors on the branch.
-    Ready {
+    /// A current flat copy of the model's vectors: its scan counts the branch's embedded
+    /// files itself.
+    Flat { model: String, flat: Flat },
+    /// LanceDB, with `done` of `total` files embedded (`done` > 0), counted first.
+    Lance {
         model: String,
-        /// The flat copy of the model's vectors, when current: its scan counts the branch's
-        /// embedded files itself.
-        flat: Option<Flat>,
-        /// `done` of `total` files embedded (`done` > 0), counted before a LanceDB search.
-        counted: Option<(usize, usize)>,
+        done: usize,
+        total: usize,
     },
     /// Vector search cannot run; the reason, for the degraded note.
     Off(String),
@@ -50,11 +48,7 @@ pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
     };
     if let Some(flat) = chunks.flat_vectors(&model) {
         crate::embed::warm_up(&config.embed);
-        return Ok(Readiness::Ready {
-            model,
-            flat: Some(flat),
-            counted: None,
-        });
+        return Ok(Readiness::Flat { model, flat });
     }
     let (done, total) = db.embed_coverage(branch, &model)?;
     tracing::debug!("vector coverage read");
@@ -62,11 +56,7 @@ pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
         return Ok(Readiness::Off(not_yet(total)));
     }
     crate::embed::warm_up(&config.embed);
-    Ok(Readiness::Ready {
-        model,
-        flat: None,
-        counted: Some((done, total)),
-    })
+    Ok(Readiness::Lance { model, done, total })
 }
 
 /// The note of a branch none of whose `total` files has vectors yet.
@@ -74,49 +64,6 @@ fn not_yet(total: usize) -> String {
     format!(
         "no vectors yet on this branch (0 of {total} files embedded; a background run embeds them, `git codesearch index --wait` now); using BM25 + symbols"
     )
-}
-
-/// Run vector retrieval if `ready` says it can run.
-pub fn retrieve(
-    ready: Readiness,
-    cx: &Context<'_>,
-    q: &Query,
-    fetch: Fetch<'_>,
-) -> Result<VectorPart, SearchError> {
-    let (chunks, config) = (cx.chunks, cx.config);
-    let (model, flat, counted) = match ready {
-        Readiness::Ready {
-            model,
-            flat,
-            counted,
-        } => (model, flat, counted),
-        Readiness::Off(note) => return Ok(without_vectors(note)),
-        Readiness::Disabled => {
-            return Ok(VectorPart {
-                found: None,
-                note: None,
-            })
-        }
-    };
-    let vector = match embed_query(config, q) {
-        Ok(v) => v,
-        Err(e) => return Ok(without_vectors(unavailable(&e))),
-    };
-    tracing::debug!("query embedded");
-    let stored = match &flat {
-        Some(f) => Some(f.dimension()),
-        None => chunks.vector_dimension(&model)?,
-    };
-    if let Some(stored) = stored.filter(|&d| d != vector.len()) {
-        return Ok(without_vectors(other_dimension(stored, vector.len())));
-    }
-    let (found, seen) = retrieve::vector(cx, &model, flat.as_ref(), &vector, fetch)?;
-    let coverage = match (counted, seen) {
-        (Some((done, total)), _) => Coverage::Counted { done, total },
-        (None, Some(seen)) => Coverage::Scanned(seen),
-        (None, None) => Coverage::Unknown,
-    };
-    covered(cx, &model, found, coverage)
 }
 
 /// Vector retrieval as started: on a thread of its own beside the lexical retrievers when
@@ -130,9 +77,15 @@ pub enum Started<'s> {
         of: usize,
         scan: std::thread::ScopedJoinHandle<'s, Scanned>,
     },
-    /// LanceDB, or no vector search: [`retrieve`] runs after the lexical retrievers, whose
-    /// time the model's loading has had to warm up.
-    Later(Readiness),
+    /// LanceDB: searched after the lexical retrievers, whose time the model's loading has
+    /// had to warm up.
+    Lance {
+        model: String,
+        done: usize,
+        total: usize,
+    },
+    /// No vector search, and why (nothing when it is off by choice).
+    Without(Option<String>),
 }
 
 /// What the scanning thread found, or why vectors are unavailable.
@@ -152,12 +105,12 @@ pub fn start<'s, 'e: 's>(
     fetch: Fetch<'e>,
 ) -> Result<Started<'s>, SearchError> {
     let (model, flat) = match ready {
-        Readiness::Ready {
-            model,
-            flat: Some(flat),
-            ..
-        } => (model, flat),
-        other => return Ok(Started::Later(other)),
+        Readiness::Flat { model, flat } => (model, flat),
+        Readiness::Lance { model, done, total } => {
+            return Ok(Started::Lance { model, done, total })
+        }
+        Readiness::Off(note) => return Ok(Started::Without(Some(note))),
+        Readiness::Disabled => return Ok(Started::Without(None)),
     };
     let on_branch = cx.db.branch_content_keys(cx.branch)?;
     tracing::debug!("branch contents read");
@@ -175,7 +128,7 @@ pub fn start<'s, 'e: 's>(
     Ok(Started::Scanning { model, of, scan })
 }
 
-/// Finish what [`start`] began: the scan's chunks and coverage, or the whole retrieval.
+/// Finish what [`start`] began: the scan's chunks and coverage, or a LanceDB search.
 pub fn finish(
     started: Started<'_>,
     cx: &Context<'_>,
@@ -183,8 +136,9 @@ pub fn finish(
     fetch: Fetch<'_>,
 ) -> Result<VectorPart, SearchError> {
     let (model, of, scan) = match started {
-        Started::Later(ready) => return retrieve(ready, cx, q, fetch),
         Started::Scanning { model, of, scan } => (model, of, scan),
+        Started::Lance { model, done, total } => return lance(cx, q, fetch, &model, (done, total)),
+        Started::Without(note) => return Ok(VectorPart { found: None, note }),
     };
     // A scan that panicked is a bug: its panic goes on in this thread.
     let near = match scan.join().unwrap_or_else(|p| std::panic::resume_unwind(p)) {
@@ -192,38 +146,42 @@ pub fn finish(
         Scanned::Unavailable(note) => return Ok(without_vectors(note)),
     };
     tracing::debug!("flat vectors searched");
-    let seen = retrieve::Seen {
-        held: near.contents,
-        of,
-    };
     let found = retrieve::flat_refs(cx, near.hits)?;
-    covered(cx, &model, found, Coverage::Scanned(seen))
-}
-
-/// What a search knows of its branch's vector coverage when its hits are in.
-enum Coverage {
-    /// Counted by SQL before a LanceDB search.
-    Counted { done: usize, total: usize },
-    /// What the flat scan saw.
-    Scanned(retrieve::Seen),
-    /// Nothing yet.
-    Unknown,
-}
-
-/// The vector part of `found`, with its note on coverage: counted before a LanceDB search,
-/// or what a flat scan saw (when it saw all of the branch, no count is needed).
-fn covered(
-    cx: &Context<'_>,
-    model: &str,
-    found: Vec<ChunkRef>,
-    coverage: Coverage,
-) -> Result<VectorPart, SearchError> {
-    let (done, total) = match coverage {
-        Coverage::Counted { done, total } => (done, total),
-        Coverage::Scanned(s) if s.held == s.of => (s.held, s.of),
-        // Something on the branch has no vectors, or has no chunks to embed: count exactly.
-        Coverage::Scanned(_) | Coverage::Unknown => cx.db.embed_coverage(cx.branch, model)?,
+    // Every content of the branch has vectors: no count needed. Otherwise something has no
+    // vectors, or has no chunks to embed: count exactly.
+    let (done, total) = if near.contents == of {
+        (of, of)
+    } else {
+        cx.db.embed_coverage(cx.branch, &model)?
     };
+    covered(found, done, total)
+}
+
+/// A LanceDB search, `done` of `total` files of the branch embedded.
+fn lance(
+    cx: &Context<'_>,
+    q: &Query,
+    fetch: Fetch<'_>,
+    model: &str,
+    (done, total): (usize, usize),
+) -> Result<VectorPart, SearchError> {
+    let vector = match embed_query(cx.config, q) {
+        Ok(v) => v,
+        Err(e) => return Ok(without_vectors(unavailable(&e))),
+    };
+    tracing::debug!("query embedded");
+    if let Some(stored) = cx.chunks.vector_dimension(model)? {
+        if stored != vector.len() {
+            return Ok(without_vectors(other_dimension(stored, vector.len())));
+        }
+    }
+    let found = retrieve::vector(cx, model, &vector, fetch)?;
+    covered(found, done, total)
+}
+
+/// The vector part of `found`, `done` of the branch's `total` files embedded, with the note
+/// that says so when some are missing.
+fn covered(found: Vec<ChunkRef>, done: usize, total: usize) -> Result<VectorPart, SearchError> {
     if done == 0 {
         return Ok(without_vectors(not_yet(total)));
     }

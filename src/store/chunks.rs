@@ -90,7 +90,7 @@ pub struct StoreSnapshot<'a> {
 impl Drop for StoreSnapshot<'_> {
     fn drop(&mut self) {
         if self.began {
-            let _ = self.store.db().conn.execute_batch("COMMIT");
+            super::sqlite::end_read(&self.store.db().conn);
         }
     }
 }
@@ -111,12 +111,7 @@ impl ChunkStore {
     /// the retriever threads, so the guard holds the store, not the connection's lock).
     pub fn read_snapshot(&self) -> Result<StoreSnapshot<'_>, StoreError> {
         let db = self.db();
-        let began = db.conn.is_autocommit();
-        if began {
-            db.conn
-                .execute_batch("BEGIN DEFERRED")
-                .map_err(|e| db.err("begin a read", e))?;
-        }
+        let began = super::sqlite::begin_read(&db.conn, &db.path)?;
         Ok(StoreSnapshot { store: self, began })
     }
 

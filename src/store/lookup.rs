@@ -307,7 +307,6 @@ pub struct Definition {
     pub symbol: super::catalog::Symbol,
 }
 
-/// A symbol hit from a row of (content_hash, name, kind, start_line, end_line).
 /// Every definition of `n` contents, by content and line: read from the index on
 /// `snippets` alone (migration 11), no table row per definition.
 fn definitions_sql(n: usize) -> String {
@@ -318,6 +317,7 @@ fn definitions_sql(n: usize) -> String {
     )
 }
 
+/// A symbol hit from a row of (content_hash, name, kind, start_line, end_line).
 fn symbol_hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<SymbolHit> {
     Ok(SymbolHit {
         content_hash: r.get(0)?,

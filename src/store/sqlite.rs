@@ -56,23 +56,36 @@ impl ReadSnapshot<'_> {
         conn: &'a Connection,
         path: &Path,
     ) -> Result<ReadSnapshot<'a>, StoreError> {
-        if !conn.is_autocommit() {
-            return Ok(ReadSnapshot { conn: None });
-        }
-        conn.execute_batch("BEGIN DEFERRED")
-            .map_err(|e| sqlite_err(path, "begin a read", e))?;
-        Ok(ReadSnapshot { conn: Some(conn) })
+        let began = begin_read(conn, path)?;
+        Ok(ReadSnapshot {
+            conn: began.then_some(conn),
+        })
     }
 }
 
 impl Drop for ReadSnapshot<'_> {
     fn drop(&mut self) {
-        // Nothing was written: ending it cannot fail in a way that loses anything, and a
-        // connection left in a transaction is rolled back when it closes.
         if let Some(conn) = self.conn {
-            let _ = conn.execute_batch("COMMIT");
+            end_read(conn);
         }
     }
+}
+
+/// Begin a read transaction on `conn` unless one is open there already; whether it began.
+pub(super) fn begin_read(conn: &Connection, path: &Path) -> Result<bool, StoreError> {
+    if !conn.is_autocommit() {
+        return Ok(false);
+    }
+    conn.execute_batch("BEGIN DEFERRED")
+        .map_err(|e| sqlite_err(path, "begin a read", e))?;
+    Ok(true)
+}
+
+/// End a read transaction that [`begin_read`] began. Nothing was written: ending it cannot
+/// fail in a way that loses anything, and a connection left in a transaction is rolled back
+/// when it closes.
+pub(super) fn end_read(conn: &Connection) {
+    let _ = conn.execute_batch("COMMIT");
 }
 
 impl Db {
