@@ -24,6 +24,14 @@ import time
 from index_query_ab import QUERIES
 
 
+def search_env(index_dir):
+    """The environment of a search on the index in `index_dir`, with no user or system git
+    config; the embedding provider is `GIT_CONFIG_VALUE_0`, for the caller to set."""
+    return dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1",
+                GIT_CODESEARCH_BACKGROUND="0", GIT_CODESEARCH_DIR=index_dir,
+                GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="codesearch.embedProvider")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tree", required=True)
@@ -34,9 +42,7 @@ def main():
     a = ap.parse_args()
     bins = [os.path.abspath(b) for b in a.bins.split(",")]
     providers = a.providers.split(",")
-    env = dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1",
-               GIT_CODESEARCH_BACKGROUND="0", GIT_CODESEARCH_DIR=a.index_dir,
-               GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="codesearch.embedProvider")
+    env = search_env(a.index_dir)
     ms = {}
     for _ in range(a.rounds):
         for q in QUERIES:

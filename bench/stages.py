@@ -14,10 +14,11 @@ are inside `main`: process start and exit are not in them (compare with
 
 import argparse
 import collections
-import os
 import re
 import statistics
 import subprocess
+
+from query_ab import search_env
 
 QUERIES = [
     "how are errors reported to the user",
@@ -37,10 +38,7 @@ def main():
     ap.add_argument("--providers", default="none,static")
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
-    env = dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1",
-               GIT_CODESEARCH_BACKGROUND="0", GIT_CODESEARCH_DIR=a.index_dir,
-               GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="codesearch.embedProvider",
-               GIT_CODESEARCH_TRACE="1")
+    env = dict(search_env(a.index_dir), GIT_CODESEARCH_TRACE="1")
     for p in a.providers.split(","):
         stages = collections.defaultdict(list)
         for _ in range(a.rounds):
