@@ -75,7 +75,8 @@ fn expression(q: &Query, repeats: bool) -> Option<String> {
     let mut seen = HashSet::new();
     let quoted: Vec<String> = terms
         .split(' ')
-        .filter(|t| t.chars().count() > 1 && !is_stop_word(t) && (repeats || seen.insert(*t)))
+        .filter(|t| t.chars().count() > 1 || q.terms.iter().any(|n| n == t))
+        .filter(|t| !is_stop_word(t) && (repeats || seen.insert(*t)))
         .take(if repeats { MAX_PHRASES } else { MAX_TERMS })
         .map(|t| format!("\"{t}\""))
         .collect();
@@ -253,6 +254,14 @@ mod tests {
             match_expression(&q).unwrap(),
             "\"parser\" OR \"fails\" OR \"parseconfig\" OR \"parse\" OR \"config\""
         );
+    }
+
+    #[test]
+    fn a_one_letter_name_is_searched_only_when_it_is_the_query() {
+        let alone = crate::search::prepare("g").unwrap();
+        assert_eq!(chunk_expression(&alone).as_deref(), Some("\"g\""));
+        let beside = crate::search::prepare("g value").unwrap();
+        assert_eq!(match_expression(&beside).as_deref(), Some("\"value\""));
     }
 
     #[test]

@@ -185,11 +185,29 @@ pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
             }
         }
     }
+    if q.terms.is_empty() {
+        one_letter_names(&mut q);
+    }
     if q.tokens.is_empty() || q.terms.is_empty() {
         return Err(QueryProblem::OnlyStopWords);
     }
     bound(&mut q);
     Ok(q)
+}
+
+/// A query whose only words are single letters that are not stop words (`g`, Flask's
+/// application globals; `t`, a translation helper) names them: each is kept as an identifier,
+/// where a longer query drops it as too short to say anything.
+fn one_letter_names(q: &mut Query) {
+    for tok in &q.tokens {
+        if tok.chars().count() == 1 && tok.chars().all(char::is_alphanumeric) {
+            let lower = tok.to_lowercase();
+            if !q.terms.contains(&lower) {
+                q.identifiers.push(lower.clone());
+                q.terms.push(lower);
+            }
+        }
+    }
 }
 
 /// Longest query read, in bytes; the rest is ignored. Every retriever's cost grows with the
@@ -373,6 +391,19 @@ mod tests {
         assert_eq!(parse("   "), Err(QueryProblem::Empty));
         assert_eq!(parse("where is the"), Err(QueryProblem::OnlyStopWords));
         assert_eq!(parse("的 在 是"), Err(QueryProblem::OnlyStopWords));
+    }
+
+    #[test]
+    fn a_query_of_one_letter_names_asks_for_them() {
+        let q = parse("g").unwrap();
+        assert_eq!(
+            (q.terms.as_slice(), q.identifiers.as_slice()),
+            (&["g".to_string()][..], &["g".to_string()][..])
+        );
+        // A one-letter stop word is still nothing to search for, and beside other words a
+        // single letter is still dropped.
+        assert_eq!(parse("a"), Err(QueryProblem::OnlyStopWords));
+        assert_eq!(parse("the g value").unwrap().terms, ["value"]);
     }
 
     #[test]
