@@ -294,7 +294,7 @@ impl Ord for Scored {
 }
 
 /// The dot product of a quantized query and a stored row, with AVX2 where the CPU has it
-/// (the same loop, vectorised twice as wide; checked once, then a cached flag).
+/// (checked once, then a cached flag).
 fn dot(q: &[i8], row: &[u8]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
@@ -304,10 +304,39 @@ fn dot(q: &[i8], row: &[u8]) -> i32 {
     dot_plain(q, row)
 }
 
+/// [`dot_plain`] 32 bytes at a time. Left to itself the compiler widens each byte to 16
+/// bits first (a quarter of the register per instruction); here `maddubs` multiplies 32
+/// byte pairs at once, unsigned by signed, so the row's sign moves onto the query: |row| is
+/// exact as an unsigned byte even for -128, and the query never holds -128 ([`quantize`]
+/// clamps to ±127), so its negation is exact too. Two products fit an `i16` (at most
+/// 2 × 128 × 127). The scan of one-commit astropy's 36,634 rows: about half the time.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn dot_avx2(q: &[i8], row: &[u8]) -> i32 {
-    dot_plain(q, row)
+    use std::arch::x86_64::*;
+    debug_assert!(!q.contains(&i8::MIN), "a quantized query never holds -128");
+    let n = q.len().min(row.len());
+    let wide = n - n % 32;
+    let ones = _mm256_set1_epi16(1);
+    let mut acc = _mm256_setzero_si256();
+    for i in (0..wide).step_by(32) {
+        // SAFETY: i + 32 <= wide <= the length of both slices; unaligned loads.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(q.as_ptr().add(i).cast()),
+                _mm256_loadu_si256(row.as_ptr().add(i).cast()),
+            )
+        };
+        let pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(b), _mm256_sign_epi8(a, b));
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
+    }
+    let half = _mm_add_epi32(
+        _mm256_castsi256_si128(acc),
+        _mm256_extracti128_si256::<1>(acc),
+    );
+    let quad = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+    let one = _mm_add_epi32(quad, _mm_shuffle_epi32::<0b10_11_00_01>(quad));
+    _mm_cvtsi128_si32(one) + dot_plain(&q[wide..n], &row[wide..n])
 }
 
 #[inline(always)]
@@ -479,10 +508,16 @@ mod tests {
     fn the_wide_dot_product_equals_the_plain_one() {
         // Odd lengths and extreme values: the vectorised loop's tail and its widening.
         for len in [1usize, 31, 256, 385] {
-            let q: Vec<i8> = (0..len)
+            let mut q: Vec<i8> = (0..len)
                 .map(|i| ((i * 37 % 255) as i16 - 127) as i8)
                 .collect();
-            let row: Vec<u8> = (0..len).map(|i| (i * 91 % 256) as u8).collect();
+            let mut row: Vec<u8> = (0..len).map(|i| (i * 91 % 256) as u8).collect();
+            // The largest sum a pair of lanes must hold in an `i16`: -128 twice in the row
+            // against -127 twice in the query.
+            if len >= 32 {
+                row[..2].copy_from_slice(&[0x80, 0x80]);
+                q[..2].copy_from_slice(&[-127, -127]);
+            }
             let plain = dot_plain(&q, &row);
             assert_eq!(dot(&q, &row), plain, "{len}");
             #[cfg(target_arch = "x86_64")]
