@@ -45,9 +45,11 @@ pub struct Answer {
 /// Answer `req` in `ws`; an index run (first use) reports to `obs`.
 pub fn answer(ws: &Workspace, req: Request<'_>, obs: &dyn Observer) -> Result<Answer, Error> {
     let query = search::prepare(req.query)?;
-    let ready = ready(ws, req.branch, req.rev, req.first_index, obs)?;
-    tracing::debug!("catalog open");
+    // One connection to the catalog for the branch check and the search: each open costs
+    // its own schema read (about half a millisecond of a search).
     let db = ws.db()?;
+    let ready = ready_in(ws, &db, req.branch, req.rev, req.first_index, obs)?;
+    tracing::debug!("catalog open");
     let chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
     // One snapshot per connection for the whole search: consistent reads, and no lock taken
@@ -87,6 +89,18 @@ pub fn ready(
     first_index: Option<IndexOptions>,
     obs: &dyn Observer,
 ) -> Result<Ready, Error> {
+    ready_in(ws, &ws.db()?, branch, rev, first_index, obs)
+}
+
+/// [`ready`], asking `db` (a connection to `ws`'s catalog) whether the branch is indexed.
+fn ready_in(
+    ws: &Workspace,
+    db: &crate::store::Db,
+    branch: Option<&str>,
+    rev: Option<&str>,
+    first_index: Option<IndexOptions>,
+    obs: &dyn Observer,
+) -> Result<Ready, Error> {
     let current = ws.branch()?;
     let commit = match rev {
         Some(rev) => Some(ws.repo.resolve_commit(rev)?),
@@ -100,7 +114,7 @@ pub fn ready(
         },
         (None, None) => current.clone(),
     };
-    let first_index = if ws.db()?.has_branch(&branch.key)? {
+    let first_index = if db.has_branch(&branch.key)? {
         None
     } else {
         // Only the checked-out branch or a commit's tree can be indexed from here.
