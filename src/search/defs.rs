@@ -93,34 +93,41 @@ fn name_words(name: &str) -> Vec<String> {
 /// query holds, less [`MISSING_WORD_COST`] of the rarity of those it does not; ties keep
 /// the order of the contents as the first stage found them.
 fn rank<'a>(defs: &'a [SymbolHit], wanted: &HashSet<String>) -> Vec<&'a SymbolHit> {
-    // Names repeat across a file's methods and files (`__init__`, `new`, `get`): split each
-    // distinct name once.
-    let mut split: HashMap<&str, Vec<String>> = HashMap::new();
-    for d in defs {
-        split
-            .entry(d.name.as_str())
-            .or_insert_with(|| name_words(&d.name));
-    }
-    let words: Vec<&Vec<String>> = defs.iter().map(|d| &split[d.name.as_str()]).collect();
-    let mut df: HashMap<&str, f64> = HashMap::new();
+    // Names repeat across a file's methods and files (`__init__`, `new`, `get`): each
+    // distinct name is split once, and each distinct word numbered once, so that counting
+    // and scoring the thousands of definitions index vectors instead of hashing words.
+    let mut vocab = Vocabulary::default();
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    let mut split: Vec<Vec<usize>> = Vec::new();
+    let of_def: Vec<usize> = defs
+        .iter()
+        .map(|d| {
+            *names.entry(d.name.as_str()).or_insert_with(|| {
+                split.push(vocab.ids(name_words(&d.name), wanted));
+                split.len() - 1
+            })
+        })
+        .collect();
+    let words: Vec<&[usize]> = of_def.iter().map(|&n| split[n].as_slice()).collect();
+    let mut df = vec![0.0f64; vocab.wanted.len()];
     for ws in &words {
-        for w in ws.iter() {
-            *df.entry(w.as_str()).or_default() += 1.0;
+        for &w in ws.iter() {
+            df[w] += 1.0;
         }
     }
     let total = defs.len() as f64;
-    let idf = |w: &str| (1.0 + total / df[w]).ln();
+    let idf = |w: usize| (1.0 + total / df[w]).ln();
     let mut scored: Vec<(f64, usize)> = words
         .iter()
         .enumerate()
         .filter_map(|(i, ws)| {
-            // Most names hold none of the query's words: those cost one lookup per word.
-            if !ws.iter().any(|w| wanted.contains(w.as_str())) {
+            // Most names hold none of the query's words.
+            if !ws.iter().any(|&w| vocab.wanted[w]) {
                 return None;
             }
             let (mut hit, mut miss) = (0.0, 0.0);
-            for w in ws.iter() {
-                if wanted.contains(w.as_str()) {
+            for &w in ws.iter() {
+                if vocab.wanted[w] {
                     hit += idf(w);
                 } else {
                     miss += idf(w);
@@ -132,6 +139,30 @@ fn rank<'a>(defs: &'a [SymbolHit], wanted: &HashSet<String>) -> Vec<&'a SymbolHi
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     scored.into_iter().map(|(_, i)| &defs[i]).collect()
+}
+
+/// The distinct name words of one ranking, numbered in order of appearance, and whether the
+/// query holds each.
+#[derive(Default)]
+struct Vocabulary {
+    numbers: HashMap<String, usize>,
+    wanted: Vec<bool>,
+}
+
+impl Vocabulary {
+    /// The numbers of `words`, numbering the new ones.
+    fn ids(&mut self, words: Vec<String>, wanted: &HashSet<String>) -> Vec<usize> {
+        words
+            .into_iter()
+            .map(|w| {
+                let next = self.wanted.len();
+                *self.numbers.entry(w).or_insert_with_key(|w| {
+                    self.wanted.push(wanted.contains(w));
+                    next
+                })
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
