@@ -7,18 +7,30 @@
 /// Split an identifier into lower-case words: `parseHTTPRequest` -> parse, http, request;
 /// `max_line_len` -> max, line, len; `a.b/c` -> a, b, c.
 pub fn split_identifier(ident: &str) -> Vec<String> {
+    // Nearly every identifier is ASCII, and an index run splits every word of every chunk:
+    // its bytes are its characters, with no decoding into a vector first.
+    if ident.is_ascii() {
+        let b = ident.as_bytes();
+        return split_at(b.len(), |i| char::from(b[i]));
+    }
     let chars: Vec<char> = ident.chars().collect();
+    split_at(chars.len(), |i| chars[i])
+}
+
+/// The words of a text of `len` characters, the `i`-th being `at(i)`.
+fn split_at(len: usize, at: impl Fn(usize) -> char) -> Vec<String> {
     let mut words = Vec::new();
     let mut cur = String::new();
-    for (i, &c) in chars.iter().enumerate() {
+    for i in 0..len {
+        let c = at(i);
         if !c.is_alphanumeric() {
             if !cur.is_empty() {
                 words.push(std::mem::take(&mut cur));
             }
             continue;
         }
-        let prev = i.checked_sub(1).map(|j| chars[j]);
-        let next = chars.get(i + 1).copied();
+        let prev = i.checked_sub(1).map(&at);
+        let next = (i + 1 < len).then(|| at(i + 1));
         let boundary = match prev {
             Some(p) if p.is_alphanumeric() => {
                 ((p.is_lowercase() || p.is_ascii_digit()) && c.is_uppercase())
@@ -31,7 +43,11 @@ pub fn split_identifier(ident: &str) -> Vec<String> {
         if boundary && !cur.is_empty() {
             words.push(std::mem::take(&mut cur));
         }
-        cur.extend(c.to_lowercase());
+        if c.is_ascii() {
+            cur.push(c.to_ascii_lowercase());
+        } else {
+            cur.extend(c.to_lowercase());
+        }
     }
     if !cur.is_empty() {
         words.push(cur);
@@ -101,6 +117,30 @@ pub fn singular(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_identifiers_split_as_any_text_does() {
+        for ident in [
+            "parseHTTPRequest",
+            "max_line_len",
+            "a.b/c",
+            "HTTPServer2Go",
+            "getX",
+            "X",
+            "__init__",
+            "ABCdef",
+            "v2Beta3API",
+            "snake_Case_MIXED",
+            "a--b",
+            "",
+            "9lives",
+            "IOError",
+        ] {
+            let chars: Vec<char> = ident.chars().collect();
+            let by_chars = split_at(chars.len(), |i| chars[i]);
+            assert_eq!(split_identifier(ident), by_chars, "{ident}");
+        }
+    }
 
     #[test]
     fn singular_undoes_only_s_inflection() {
