@@ -74,9 +74,12 @@ fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, f64> {
         *sum.entry(s.path.clone()).or_default() += s.score;
     }
     let best = sum.values().copied().fold(0.0, f64::max);
+    let inside = inside_modules(&sum);
     sum.into_iter()
         .map(|(path, total)| {
-            let coherence = if best > 0.0 { total / best } else { 0.0 };
+            let share = |x: f64| if best > 0.0 { x / best } else { 0.0 };
+            let under = inside.get(&path).copied().unwrap_or(0.0);
+            let coherence = share(total) + p::MODULE * share(under).min(1.0);
             let named = evidence::path_match(keywords, &path);
             let named = if named >= p::PATH_MIN_SHARE {
                 named
@@ -87,6 +90,29 @@ fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, f64> {
             (path, lift)
         })
         .collect()
+}
+
+/// For each file that is the module of a directory beside it (`rails/railtie.rb` for
+/// `rails/railtie/`, `serde_derive/src/de.rs` for `de/`, `Text/Pandoc/Class.hs` for
+/// `Class/`), the summed scores of the spans in that directory's own files.
+fn inside_modules(sum: &HashMap<String, f64>) -> HashMap<String, f64> {
+    let mut inside: HashMap<String, f64> = HashMap::new();
+    for (path, total) in sum {
+        if let Some(module) = module_of(path).filter(|m| sum.contains_key(m)) {
+            *inside.entry(module).or_default() += total;
+        }
+    }
+    inside
+}
+
+/// The file that Ruby, Rust, Haskell, Elixir and Python's layouts make the module of a
+/// file's directory: `a/foo/bar.rb` → `a/foo.rb` (same extension; only the nearest
+/// directory, since a project's root module sits above everything and would be lifted by
+/// any question).
+fn module_of(path: &str) -> Option<String> {
+    let (dir, name) = path.rsplit_once('/')?;
+    let (_, ext) = name.rsplit_once('.')?;
+    (!dir.is_empty()).then(|| format!("{dir}.{ext}"))
 }
 
 /// The lift of a span in `path` holding definition `d` of a name the query asks for: a
@@ -216,6 +242,36 @@ mod tests {
         assert!(
             produce.score - 0.5 < (spans[0].score - 0.2) / 5.0,
             "{spans:?}"
+        );
+    }
+
+    #[test]
+    fn a_module_is_the_file_beside_its_directory() {
+        assert_eq!(
+            module_of("lib/rails/railtie/configuration.rb").as_deref(),
+            Some("lib/rails/railtie.rb")
+        );
+        assert_eq!(
+            module_of("src/de/enum_untagged.rs").as_deref(),
+            Some("src/de.rs")
+        );
+        assert_eq!(module_of("top.rb"), None);
+        assert_eq!(module_of("a/Makefile"), None);
+    }
+
+    #[test]
+    fn a_module_whose_directory_answers_outranks_one_of_its_files() {
+        // Without the module lift `railtie/configuration.rb` (two spans) stays first.
+        let mut spans = vec![
+            span("lib/railtie/configuration.rb", 1.0, 0),
+            span("lib/railtie/configuration.rb", 0.4, 1),
+            span("lib/railtie.rb", 0.95, 2),
+            span("lib/other.rb", 0.8, 3),
+        ];
+        let chunks: Vec<ChunkRef> = (0..4).map(|i| chunk(&format!("h{i}"), 1, 10)).collect();
+        assert_eq!(
+            ranked("extension point", &mut spans, &chunks, &[])[0],
+            "lib/railtie.rb"
         );
     }
 
