@@ -21,3 +21,18 @@ pub mod util;
 pub mod workspace;
 
 pub use error::Error;
+
+#[cfg(test)]
+mod build_tests {
+    /// `.cargo/config.toml` keeps chrono-tz (LanceDB's, unused here) to UTC and the zones it
+    /// keeps beside it (44 of about 600): the whole database is a megabyte of tables relocated
+    /// at every process start.
+    #[test]
+    fn chrono_tz_keeps_only_utc() {
+        let zones = chrono_tz::TZ_VARIANTS.len();
+        assert!(
+            zones < 100,
+            "{zones} time zones compiled in: is CHRONO_TZ_TIMEZONE_FILTER set?"
+        );
+    }
+}
