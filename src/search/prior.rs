@@ -5,7 +5,7 @@
 //! development set with `bench/eval.py` (see CHANGELOG.md).
 
 use super::params::prior::{
-    DATA, DECLARATIONS, DOCS, LEGACY, OTHER, PATH_WORD, PROSE, TEST, VENDORED,
+    DATA, DECLARATIONS, DOCS, LEGACY, OTHER, OTHER_OS, PATH_WORD, PROSE, TEST, VENDORED,
 };
 use super::query::Query;
 
@@ -86,6 +86,22 @@ const DOC_DIRS: &[&str] = &["doc", "docs", "documentation", "example", "examples
 /// Directories of code kept for old callers: what is asked about is the current code.
 const LEGACY_DIRS: &[&str] = &["compat", "_compat", "legacy", "deprecated", "deprecations"];
 
+/// Path words that mark code for an operating system other than this one: Windows code
+/// (`src/win/`, `sys/windows/`, `path_windows.go`, `win32.c`) everywhere else, Unix code on
+/// Windows.
+const OTHER_OS_WORDS: &[&str] = if cfg!(windows) {
+    &["unix", "linux", "darwin", "macos", "posix"]
+} else {
+    &["win", "windows", "win32", "win64"]
+};
+
+/// Whether `words` (a lower-case path's words) mark the path as another operating system's
+/// code that the query does not ask for by name.
+fn for_another_os(words: &[&str], q: &Query) -> bool {
+    words.iter().any(|w| OTHER_OS_WORDS.contains(w))
+        && !q.terms.iter().any(|t| OTHER_OS_WORDS.contains(&t.as_str()))
+}
+
 /// Whether a directory of `lower` (a path in lower case) is one of `names`.
 fn under_dir(lower: &str, names: &[&str]) -> bool {
     lower.split('/').rev().skip(1).any(|d| names.contains(&d))
@@ -121,6 +137,9 @@ pub fn prior(path: &str, language: &str, q: &Query, third_party: bool) -> f64 {
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| w.len() >= 3)
         .collect();
+    if for_another_os(&words, q) {
+        f *= OTHER_OS;
+    }
     let hits = q
         .terms
         .iter()
@@ -190,5 +209,19 @@ mod tests {
                 < prior("loader.py", "python", &q, false)
         );
         assert!(prior("src/dec/number.c", "c", &q, true) < prior("src/number.c", "c", &q, false));
+    }
+
+    #[test]
+    fn another_systems_code_ranks_lower_unless_the_query_names_it() {
+        let (here, there) = if cfg!(windows) {
+            ("src/win/tcp.c", "src/unix/tcp.c")
+        } else {
+            ("src/unix/tcp.c", "src/win/tcp.c")
+        };
+        let q = parse("TCP stream connect").unwrap();
+        assert!(prior(there, "c", &q, false) < prior(here, "c", &q, false));
+        let named = if cfg!(windows) { "unix" } else { "windows" };
+        let q = parse(&format!("TCP stream connect on {named}")).unwrap();
+        assert_eq!(prior(there, "c", &q, false), prior(here, "c", &q, false));
     }
 }
