@@ -6,8 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --build-only
-# `cargo install` ignores the project's .cargo/config.toml, so its [env] is repeated here.
-CHRONO_TZ_TIMEZONE_FILTER=UTC cargo install --locked --path .
+cargo install --locked --path .
 bin="$(command -v git-codesearch || echo "${CARGO_HOME:-$HOME/.cargo}/bin/git-codesearch")"
 prefix="$(dirname "$(dirname "$bin")")"
 data="${XDG_DATA_HOME:-$HOME/.local/share}"
