@@ -22,6 +22,7 @@ pub mod retrieve;
 pub mod retrievers;
 pub mod semantic;
 pub mod thirdparty;
+mod wording;
 
 use globset::{Glob, GlobMatcher};
 
@@ -282,6 +283,7 @@ pub fn search(
         keywords: &keywords,
         names: &names,
         definitions: &definitions,
+        describes_behaviour: wording::describes_behaviour(&q.raw),
     };
     let (vector_files, vector_file_weight) = semantic::file_list(&lists, opts.mode, &ranking);
     let found = rank::Found {

@@ -67,6 +67,12 @@ pub mod rerank {
     /// vectors; 1.0 lifted architecture questions and cost semantic ones; counting every
     /// directory above, or `mod.rs` / `__init__.py` / `index.ts` as the module, did no better.
     pub const MODULE: f64 = 0.5;
+    /// The share of the file lifts above that a question describing what one piece of code
+    /// does gets ("Returns the path of the global gitignore file"; `search::wording`): its
+    /// answer is a function, often in a file whose name the question does not say. Short
+    /// questions MRR@10 0.734 → 0.749 and Func@10 0.767 → 0.787 (0 and 0.1 to 0.5 measured
+    /// lower); no concept question reads so.
+    pub const FILES_FOR_BEHAVIOUR: f64 = 0.3;
     /// The definition of the name that is the whole query (`Logger`): first, whatever the
     /// fusion said.
     pub const DEFINITION: f64 = 3.0;

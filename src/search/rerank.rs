@@ -23,6 +23,9 @@ pub(super) struct Evidence<'a> {
     pub names: &'a Names,
     /// Definitions on the branch whose name is one of those names.
     pub definitions: &'a [SymbolHit],
+    /// The question describes what one piece of code does (`search::wording`): whole
+    /// files are lifted much less.
+    pub describes_behaviour: bool,
 }
 
 /// Re-rank `spans` (best first; `chunk_of_span` maps each member to its chunk) by the
@@ -37,7 +40,12 @@ pub(super) fn rerank(
     let Some(top) = spans.first().map(|s| s.score) else {
         return;
     };
-    let file_lift = file_lifts(spans, ev.keywords);
+    let scale = if ev.describes_behaviour {
+        p::FILES_FOR_BEHAVIOUR
+    } else {
+        1.0
+    };
+    let file_lift = file_lifts(spans, ev.keywords, scale);
     let defined = Defined::of(ev.definitions);
     let mut lifted: HashSet<String> = HashSet::new();
     for s in spans.iter_mut() {
@@ -67,8 +75,8 @@ pub(super) fn rerank(
 }
 
 /// The lift of each file, in shares of the best score: the share of the question's words
-/// its path holds, and its share of the best file's summed span scores.
-fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, f64> {
+/// its path holds, and its share of the best file's summed span scores; times `scale`.
+fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String, f64> {
     let mut sum: HashMap<String, f64> = HashMap::new();
     for s in spans {
         *sum.entry(s.path.clone()).or_default() += s.score;
@@ -86,7 +94,7 @@ fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, f64> {
             } else {
                 0.0
             };
-            let lift = p::COHERENCE * coherence + p::PATH * named;
+            let lift = scale * (p::COHERENCE * coherence + p::PATH * named);
             (path, lift)
         })
         .collect()
@@ -209,6 +217,7 @@ mod tests {
             keywords: &keywords,
             names: &names,
             definitions: defs,
+            describes_behaviour: crate::search::wording::describes_behaviour(&q.raw),
         };
         rerank(spans, chunks, &ev, &|_| 1.0);
         spans.iter().map(|s| s.path.clone()).collect()
@@ -295,5 +304,29 @@ mod tests {
         assert!(spans[1].score < spans[0].score);
         assert_eq!(order.iter().filter(|p| p.contains("Normalizer")).count(), 2);
         assert_ne!(order[1], "src/Formatter/NormalizerFormatter.php");
+    }
+
+    #[test]
+    fn a_description_of_one_function_keeps_its_best_chunk_first() {
+        // `pool.c`'s chunk answers best; `WorkQueue.h` only has "queue" in its name. A topic
+        // question lifts the file it names; a description of what a function does keeps the
+        // function (with the whole file lift `WorkQueue.h` would win this one too).
+        let chunks: Vec<ChunkRef> = (0..3).map(|i| chunk(&format!("h{i}"), 1, 10)).collect();
+        let spans = || {
+            vec![
+                span("lib/common/pool.c", 1.0, 0),
+                span("contrib/utils/WorkQueue.h", 0.8, 1),
+                span("lib/other.c", 0.5, 2),
+            ]
+        };
+        let described = "Returns 1 if the queue is full and 0 otherwise.";
+        assert_eq!(
+            ranked(described, &mut spans(), &chunks, &[])[0],
+            "lib/common/pool.c"
+        );
+        assert_eq!(
+            ranked("queue full or otherwise", &mut spans(), &chunks, &[])[0],
+            "contrib/utils/WorkQueue.h"
+        );
     }
 }

@@ -1,0 +1,304 @@
+//! What a question's wording says about the answer's size. A question that names a topic
+//! ("session management", "how are routes registered", "retry with backoff") asks for a
+//! file or a part of the project; one that describes what a piece of code does ("Returns
+//! the file path of the global gitignore file", "Set the separator on this path", "Method
+//! called when an EOF is encountered") asks for one function, in whatever file holds it.
+//! The second stage (`search::rerank`) lifts whole files for the first kind and much less
+//! for the second. No tagger ships here, so the test is the shape English gives such a
+//! description: a verb followed by its object's determiner, a noun for a routine followed
+//! by what it does, or "whether".
+
+/// Verbs that open a description of what code does, in their base form. A verb alone is
+/// not enough (`store creation and dispatch`, `test runner`, `request context`): the word
+/// after it must begin an object (`DETERMINERS`).
+const VERBS: &[&str] = &[
+    "accept",
+    "access",
+    "acquire",
+    "activate",
+    "add",
+    "adjust",
+    "advance",
+    "allocate",
+    "allow",
+    "append",
+    "apply",
+    "assert",
+    "assign",
+    "attach",
+    "attempt",
+    "build",
+    "calculate",
+    "call",
+    "cancel",
+    "cast",
+    "change",
+    "check",
+    "choose",
+    "clean",
+    "clear",
+    "clone",
+    "close",
+    "collect",
+    "combine",
+    "commit",
+    "compare",
+    "compile",
+    "complete",
+    "compute",
+    "configure",
+    "connect",
+    "consume",
+    "contain",
+    "convert",
+    "copy",
+    "count",
+    "create",
+    "decode",
+    "decrement",
+    "define",
+    "delete",
+    "deserialize",
+    "destroy",
+    "detach",
+    "detect",
+    "determine",
+    "disable",
+    "discard",
+    "dispatch",
+    "display",
+    "draw",
+    "drop",
+    "dump",
+    "emit",
+    "enable",
+    "encode",
+    "enqueue",
+    "ensure",
+    "enter",
+    "escape",
+    "evaluate",
+    "execute",
+    "exit",
+    "expand",
+    "export",
+    "extract",
+    "fetch",
+    "fill",
+    "find",
+    "finish",
+    "flush",
+    "format",
+    "free",
+    "generate",
+    "get",
+    "handle",
+    "hash",
+    "hide",
+    "import",
+    "increment",
+    "initialise",
+    "initialize",
+    "insert",
+    "install",
+    "invoke",
+    "iterate",
+    "join",
+    "keep",
+    "list",
+    "load",
+    "lock",
+    "log",
+    "look",
+    "lookup",
+    "make",
+    "map",
+    "mark",
+    "match",
+    "merge",
+    "move",
+    "normalize",
+    "notify",
+    "open",
+    "parse",
+    "pass",
+    "peek",
+    "perform",
+    "pick",
+    "pop",
+    "populate",
+    "prepare",
+    "print",
+    "process",
+    "produce",
+    "push",
+    "put",
+    "quote",
+    "raise",
+    "read",
+    "receive",
+    "record",
+    "reduce",
+    "refresh",
+    "register",
+    "release",
+    "reload",
+    "remove",
+    "rename",
+    "render",
+    "replace",
+    "report",
+    "request",
+    "reset",
+    "resize",
+    "resolve",
+    "restore",
+    "retrieve",
+    "retry",
+    "return",
+    "reverse",
+    "rewind",
+    "run",
+    "save",
+    "scan",
+    "schedule",
+    "search",
+    "select",
+    "send",
+    "serialize",
+    "set",
+    "setup",
+    "show",
+    "skip",
+    "sort",
+    "spawn",
+    "split",
+    "start",
+    "stop",
+    "store",
+    "strip",
+    "subscribe",
+    "swap",
+    "switch",
+    "take",
+    "tell",
+    "terminate",
+    "test",
+    "throw",
+    "toggle",
+    "transform",
+    "translate",
+    "traverse",
+    "trim",
+    "truncate",
+    "try",
+    "turn",
+    "unlock",
+    "unregister",
+    "unwrap",
+    "update",
+    "use",
+    "validate",
+    "verify",
+    "visit",
+    "wait",
+    "walk",
+    "wrap",
+    "write",
+    "yield",
+];
+
+/// Words that begin a verb's object or clause: "Returns *the* …", "Check *whether* …",
+/// "Returns *true* if …". Not prepositions or conjunctions: "retry with backoff" and
+/// "Serialize and Deserialize" name topics.
+const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "this", "that", "these", "those", "all", "any", "each", "every", "some",
+    "its", "their", "our", "your", "my", "whether", "if", "true", "false",
+];
+
+/// Nouns for a routine, and the words after them that say what it does: "Method called
+/// when …", "Helper function that …", "Callback for …" (but "function composition utility"
+/// is a topic).
+const ROUTINES: &[&str] = &["method", "function", "helper", "routine", "callback"];
+const ROUTINE_CLAUSES: &[&str] = &[
+    "called", "for", "to", "that", "which", "used", "invoked", "function",
+];
+
+/// Whether the question `raw` describes what one piece of code does rather than naming a
+/// topic (module docs above).
+pub fn describes_behaviour(raw: &str) -> bool {
+    let mut words = raw.split_whitespace().map(|w| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    });
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return false;
+    };
+    if first == "whether" {
+        return true;
+    }
+    if ROUTINES.contains(&first.as_str()) {
+        return ROUTINE_CLAUSES.contains(&second.as_str());
+    }
+    let object =
+        DETERMINERS.contains(&second.as_str()) || second.starts_with(|c: char| c.is_ascii_digit());
+    object && is_verb(&first)
+}
+
+/// Whether `word` is one of [`VERBS`] or its third person (`returns`, `matches`,
+/// `copies`).
+fn is_verb(word: &str) -> bool {
+    let base = |w: &str| VERBS.binary_search(&w).is_ok();
+    base(word)
+        || word
+            .strip_suffix("ies")
+            .is_some_and(|s| base(&format!("{s}y")))
+        || word.strip_suffix("es").is_some_and(base)
+        || word.strip_suffix('s').is_some_and(base)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verbs_are_sorted_for_binary_search() {
+        assert!(VERBS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn a_description_of_what_code_does() {
+        for q in [
+            "Returns a match for the given path against this file type matcher.",
+            "Set the separator on this path.",
+            "Returns true if and only if this command requires executing a search.",
+            "Copies the bytes into a new buffer",
+            "Matches the glob against every path",
+            "Method called when an EOF is encountered between tokens.",
+            "Helper function that returns the index a key goes to.",
+            "Whether to show line numbers",
+            "check whether the lock is held",
+        ] {
+            assert!(describes_behaviour(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn a_topic_or_a_how_question() {
+        for q in [
+            "session management",
+            "how are routes registered",
+            "retry with backoff",
+            "request context handling",
+            "store creation and dispatch lifecycle",
+            "test runner for CLI commands in isolation",
+            "Serialize and Serializer trait definitions",
+            "function composition utility",
+            "Router",
+            "Returns",
+            "",
+        ] {
+            assert!(!describes_behaviour(q), "{q}");
+        }
+    }
+}
