@@ -99,6 +99,40 @@ pub fn path_match(keywords: &[String], path: &str) -> f64 {
     hit as f64 / keywords.len() as f64
 }
 
+/// The question's topic: its first keyword that at most `max_share` of the candidate
+/// files' paths hold. A question names what it is about first ("Response type and HTTP
+/// response construction", "reducer type definition", "how async_job runs a command"); a
+/// word that most candidates' paths hold names the project or the part every answer sits
+/// in ("how Phoenix Endpoint supervises …", with most files in `lib/phoenix/`), so the
+/// next word is the topic.
+pub fn topic<'k>(keywords: &'k [String], paths: &[&str], max_share: f64) -> Option<&'k str> {
+    let words: Vec<Vec<String>> = paths.iter().map(|p| path_words(p)).collect();
+    let most = max_share * words.len() as f64;
+    keywords
+        .iter()
+        .find(|k| {
+            let holding = words
+                .iter()
+                .filter(|ws| ws.iter().any(|w| same_word(k, w)))
+                .count();
+            holding as f64 <= most
+        })
+        .map(String::as_str)
+}
+
+/// Whether a file is named after `word`: its whole stem is that word, a different ending
+/// allowed as in [`same_word`] (`Response.swift` for `response`, `reducers.ts` for
+/// `reducer`, `async_job.lua` for `asyncjob`; not `HTTPMediaType.swift` for `type`).
+pub fn named_after(word: &str, path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let whole: String = file_stem(name)
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    whole.chars().count() >= 3 && same_word(word, &singular(&whole))
+}
+
 /// The last part of a qualified name: `Sinatra::Base` → `Base`, `Phoenix.Channel` →
 /// `Channel`, `Picker:find` → `find`, `a->b` → `b`, `App\Http\Kernel` → `Kernel`.
 pub fn last_segment(name: &str) -> &str {
@@ -270,5 +304,37 @@ mod tests {
         assert!(stem_is("lib/phoenix/channel.ex", "channel"));
         assert!(stem_is("pkg/http_server.go", "HttpServer"));
         assert!(!stem_is("src/Monolog/Registry.php", "Logger"));
+    }
+
+    #[test]
+    fn the_topic_is_the_first_word_not_every_path_holds() {
+        let kw = |q: &str| keywords(&crate::search::prepare(q).unwrap());
+        let paths = [
+            "lib/phoenix.ex",
+            "lib/phoenix/endpoint.ex",
+            "lib/phoenix/router.ex",
+            "lib/phoenix/socket.ex",
+        ];
+        let words = kw("how Phoenix Endpoint supervises the HTTP server");
+        assert_eq!(topic(&words, &paths, 0.35), Some("endpoint"));
+        let words = kw("reducer type definition");
+        assert_eq!(topic(&words, &paths, 0.35), Some("reducer"));
+        assert_eq!(topic(&[], &paths, 0.35), None);
+    }
+
+    #[test]
+    fn a_file_named_after_a_word_is_its_whole_stem() {
+        assert!(named_after(
+            "response",
+            "Sources/Vapor/Response/Response.swift"
+        ));
+        assert!(named_after("reducer", "src/types/reducers.ts"));
+        assert!(named_after("asyncjob", "lua/telescope/async_job.lua"));
+        assert!(!named_after(
+            "type",
+            "Sources/Vapor/HTTP/HTTPMediaType.swift"
+        ));
+        assert!(!named_after("reducer", "src/combineReducers.ts"));
+        assert!(!named_after("response", "src/re.rs"));
     }
 }

@@ -75,7 +75,8 @@ pub(super) fn rerank(
 }
 
 /// The lift of each file, in shares of the best score: the share of the question's words
-/// its path holds, and its share of the best file's summed span scores; times `scale`.
+/// its path holds, whether it is named after the question's topic, and its share of the
+/// best file's summed span scores; times `scale`.
 fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String, f64> {
     let mut sum: HashMap<String, f64> = HashMap::new();
     for s in spans {
@@ -83,6 +84,8 @@ fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String
     }
     let best = sum.values().copied().fold(0.0, f64::max);
     let inside = inside_modules(&sum);
+    let paths: Vec<&str> = sum.keys().map(String::as_str).collect();
+    let topic = evidence::topic(keywords, &paths, p::TOPIC_MAX_SHARE).map(str::to_owned);
     sum.into_iter()
         .map(|(path, total)| {
             let share = |x: f64| if best > 0.0 { x / best } else { 0.0 };
@@ -94,7 +97,11 @@ fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String
             } else {
                 0.0
             };
-            let lift = scale * (p::COHERENCE * coherence + p::PATH * named);
+            let topical = topic
+                .as_deref()
+                .is_some_and(|t| evidence::named_after(t, &path));
+            let topical = if topical { p::TOPIC_FILE } else { 0.0 };
+            let lift = scale * (p::COHERENCE * coherence + p::PATH * named + topical);
             (path, lift)
         })
         .collect()
@@ -306,27 +313,50 @@ mod tests {
         assert_ne!(order[1], "src/Formatter/NormalizerFormatter.php");
     }
 
+    /// The first file for `q` over spans of `(path, score)`, one distinct chunk each.
+    fn first_for(q: &str, files: &[(&str, f64)]) -> String {
+        let chunks: Vec<ChunkRef> = (0..files.len())
+            .map(|i| chunk(&format!("h{i}"), 1, 10))
+            .collect();
+        let mut spans: Vec<Span> = files
+            .iter()
+            .enumerate()
+            .map(|(i, (path, score))| span(path, *score, i))
+            .collect();
+        ranked(q, &mut spans, &chunks, &[]).remove(0)
+    }
+
     #[test]
     fn a_description_of_one_function_keeps_its_best_chunk_first() {
         // `pool.c`'s chunk answers best; `WorkQueue.h` only has "queue" in its name. A topic
         // question lifts the file it names; a description of what a function does keeps the
         // function (with the whole file lift `WorkQueue.h` would win this one too).
-        let chunks: Vec<ChunkRef> = (0..3).map(|i| chunk(&format!("h{i}"), 1, 10)).collect();
-        let spans = || {
-            vec![
-                span("lib/common/pool.c", 1.0, 0),
-                span("contrib/utils/WorkQueue.h", 0.8, 1),
-                span("lib/other.c", 0.5, 2),
-            ]
-        };
+        let files = [
+            ("lib/common/pool.c", 1.0),
+            ("contrib/utils/WorkQueue.h", 0.8),
+            ("lib/other.c", 0.5),
+        ];
         let described = "Returns 1 if the queue is full and 0 otherwise.";
+        assert_eq!(first_for(described, &files), "lib/common/pool.c");
         assert_eq!(
-            ranked(described, &mut spans(), &chunks, &[])[0],
-            "lib/common/pool.c"
-        );
-        assert_eq!(
-            ranked("queue full or otherwise", &mut spans(), &chunks, &[])[0],
+            first_for("queue full or otherwise", &files),
             "contrib/utils/WorkQueue.h"
+        );
+    }
+
+    #[test]
+    fn the_file_named_after_the_topic_outranks_one_naming_more_words() {
+        // `HTTPMediaType.swift` holds two of the question's words in its path,
+        // `Response.swift` one; but "response" is what the question is about. Without the
+        // topic lift the media type stays first.
+        let files = [
+            ("Sources/Vapor/HTTP/HTTPMediaType.swift", 0.8),
+            ("Sources/Vapor/Response/Response.swift", 0.78),
+            ("Sources/Vapor/Other/Other.swift", 0.5),
+        ];
+        assert_eq!(
+            first_for("Response type and HTTP response construction", &files),
+            "Sources/Vapor/Response/Response.swift"
         );
     }
 }
