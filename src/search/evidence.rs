@@ -88,41 +88,44 @@ pub fn same_word(a: &str, b: &str) -> bool {
 
 /// The share of `keywords` that some word of the path matches (0 when there are none).
 pub fn path_match(keywords: &[String], path: &str) -> f64 {
+    share_held(keywords, &path_words(path))
+}
+
+/// The share of `keywords` that one of a path's `words` (`path_words`) matches.
+pub fn share_held(keywords: &[String], words: &[String]) -> f64 {
     if keywords.is_empty() {
         return 0.0;
     }
-    let words = path_words(path);
-    let hit = keywords
-        .iter()
-        .filter(|k| words.iter().any(|w| same_word(k, w)))
-        .count();
+    let hit = keywords.iter().filter(|k| holds(words, k)).count();
     hit as f64 / keywords.len() as f64
 }
 
+/// Whether one of a path's `words` is `keyword`.
+fn holds(words: &[String], keyword: &str) -> bool {
+    words.iter().any(|w| same_word(keyword, w))
+}
+
 /// The question's topic: its first keyword that at most `max_share` of the candidate
-/// files' paths hold. A question names what it is about first ("Response type and HTTP
-/// response construction", "reducer type definition", "how async_job runs a command"); a
-/// word that most candidates' paths hold names the project or the part every answer sits
-/// in ("how Phoenix Endpoint supervises …", with most files in `lib/phoenix/`), so the
-/// next word is the topic.
-pub fn topic<'k>(keywords: &'k [String], paths: &[&str], max_share: f64) -> Option<&'k str> {
-    let words: Vec<Vec<String>> = paths.iter().map(|p| path_words(p)).collect();
-    let most = max_share * words.len() as f64;
+/// files hold in their path words (`path_words`, one list per file). A question names what
+/// it is about first ("Response type and HTTP response construction", "reducer type
+/// definition", "how async_job runs a command"); a word that most candidates' paths hold
+/// names the project or the part every answer sits in ("how Phoenix Endpoint supervises
+/// …", with most files in `lib/phoenix/`), so the next word is the topic. Among one or two
+/// candidates every word some path holds is too common: a topic needs files to choose from.
+pub fn topic<'k>(keywords: &'k [String], paths: &[Vec<String>], max_share: f64) -> Option<&'k str> {
+    let most = max_share * paths.len() as f64;
     keywords
         .iter()
-        .find(|k| {
-            let holding = words
-                .iter()
-                .filter(|ws| ws.iter().any(|w| same_word(k, w)))
-                .count();
-            holding as f64 <= most
-        })
+        .find(|k| paths.iter().filter(|ws| holds(ws, k)).count() as f64 <= most)
         .map(String::as_str)
 }
 
 /// Whether a file is named after `word`: its whole stem is that word, a different ending
-/// allowed as in [`same_word`] (`Response.swift` for `response`, `reducers.ts` for
-/// `reducer`, `async_job.lua` for `asyncjob`; not `HTTPMediaType.swift` for `type`).
+/// allowed as in [`same_word`] as long as the shorter of the two holds two thirds of the
+/// longer's letters (`Response.swift` for `response`, `reducers.ts` for `reducer`,
+/// `templating.py` for `template`, `formatter.py` for `format`, `async_job.lua` for
+/// `asyncjob`; not `HTTPMediaType.swift` for `type`, and not `mod.rs` for `module` or
+/// `__init__.py` for `initialization`, which `same_word` alone takes as the same word).
 pub fn named_after(word: &str, path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     let whole: String = file_stem(name)
@@ -130,7 +133,9 @@ pub fn named_after(word: &str, path: &str) -> bool {
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
         .collect();
-    whole.chars().count() >= 3 && same_word(word, &singular(&whole))
+    let stem = singular(&whole);
+    let (a, b) = (word.chars().count(), stem.chars().count());
+    b >= 3 && 3 * a.min(b) >= 2 * a.max(b) && same_word(word, &stem)
 }
 
 /// The last part of a qualified name: `Sinatra::Base` → `Base`, `Phoenix.Channel` →
@@ -309,12 +314,15 @@ mod tests {
     #[test]
     fn the_topic_is_the_first_word_not_every_path_holds() {
         let kw = |q: &str| keywords(&crate::search::prepare(q).unwrap());
-        let paths = [
+        let paths: Vec<Vec<String>> = [
             "lib/phoenix.ex",
             "lib/phoenix/endpoint.ex",
             "lib/phoenix/router.ex",
             "lib/phoenix/socket.ex",
-        ];
+        ]
+        .iter()
+        .map(|p| path_words(p))
+        .collect();
         let words = kw("how Phoenix Endpoint supervises the HTTP server");
         assert_eq!(topic(&words, &paths, 0.35), Some("endpoint"));
         let words = kw("reducer type definition");
@@ -336,5 +344,12 @@ mod tests {
         ));
         assert!(!named_after("reducer", "src/combineReducers.ts"));
         assert!(!named_after("response", "src/re.rs"));
+        assert!(named_after("template", "src/flask/templating.py"));
+        assert!(named_after("format", "src/formatter.py"));
+        assert!(!named_after("async", "lua/async_job.lua"));
+        assert!(!named_after("module", "src/mod.rs"));
+        assert!(!named_after("initialization", "pkg/__init__.py"));
+        assert!(!named_after("response", "src/res.rs"));
+        assert!(!named_after("application", "src/app.py"));
     }
 }

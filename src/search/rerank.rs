@@ -84,25 +84,29 @@ fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String
     }
     let best = sum.values().copied().fold(0.0, f64::max);
     let inside = inside_modules(&sum);
-    let paths: Vec<&str> = sum.keys().map(String::as_str).collect();
-    let topic = evidence::topic(keywords, &paths, p::TOPIC_MAX_SHARE).map(str::to_owned);
-    sum.into_iter()
-        .map(|(path, total)| {
+    let words: HashMap<&str, Vec<String>> = sum
+        .keys()
+        .map(|path| (path.as_str(), evidence::path_words(path)))
+        .collect();
+    let all: Vec<Vec<String>> = words.values().cloned().collect();
+    let topic = evidence::topic(keywords, &all, p::TOPIC_MAX_SHARE);
+    sum.iter()
+        .map(|(path, &total)| {
             let share = |x: f64| if best > 0.0 { x / best } else { 0.0 };
-            let under = inside.get(&path).copied().unwrap_or(0.0);
+            let under = inside.get(path).copied().unwrap_or(0.0);
             let coherence = share(total) + p::MODULE * share(under).min(1.0);
-            let named = evidence::path_match(keywords, &path);
+            let named = words
+                .get(path.as_str())
+                .map_or(0.0, |w| evidence::share_held(keywords, w));
             let named = if named >= p::PATH_MIN_SHARE {
                 named
             } else {
                 0.0
             };
-            let topical = topic
-                .as_deref()
-                .is_some_and(|t| evidence::named_after(t, &path));
+            let topical = topic.is_some_and(|t| evidence::named_after(t, path));
             let topical = if topical { p::TOPIC_FILE } else { 0.0 };
             let lift = scale * (p::COHERENCE * coherence + p::PATH * named + topical);
-            (path, lift)
+            (path.clone(), lift)
         })
         .collect()
 }

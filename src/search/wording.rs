@@ -209,28 +209,38 @@ const VERBS: &[&str] = &[
 ];
 
 /// Words that begin a verb's object or clause: "Returns *the* …", "Check *whether* …",
-/// "Returns *true* if …". Not prepositions or conjunctions: "retry with backoff" and
-/// "Serialize and Deserialize" name topics.
+/// "Returns *true* if …" (a number does too: "Returns *1* if …"). Not prepositions or
+/// "and"/"or": "retry with backoff" and "Serialize and Deserialize" name topics.
 const DETERMINERS: &[&str] = &[
     "a", "an", "the", "this", "that", "these", "those", "all", "any", "each", "every", "some",
     "its", "their", "our", "your", "my", "whether", "if", "true", "false",
 ];
 
-/// Nouns for a routine, and the words after them that say what it does: "Method called
-/// when …", "Helper function that …", "Callback for …" (but "function composition utility"
-/// is a topic).
+/// Verbs people also type as commands to a search tool ("Find all the places …", "Show
+/// the file that …"): a request for files, so only their third person ("Finds a …")
+/// describes code.
+const COMMANDS: &[&str] = &["find", "list", "look", "show"];
+
+/// Nouns for a routine: "Method called when …", "Helper function that …", "Callback for
+/// …" describe one (but "function composition utility" is a topic).
 const ROUTINES: &[&str] = &["method", "function", "helper", "routine", "callback"];
+/// The words after a routine noun that say what it does.
 const ROUTINE_CLAUSES: &[&str] = &[
     "called", "for", "to", "that", "which", "used", "invoked", "function",
 ];
 
 /// Whether the question `raw` describes what one piece of code does rather than naming a
 /// topic (module docs above).
-pub fn describes_behaviour(raw: &str) -> bool {
-    let mut words = raw.split_whitespace().map(|w| {
-        w.trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase()
-    });
+pub(super) fn describes_behaviour(raw: &str) -> bool {
+    // Punctuation alone is not a word: "/// Returns the …" and "- Sets the …" are pasted
+    // doc comments and list items.
+    let mut words = raw
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty());
     let (Some(first), Some(second)) = (words.next(), words.next()) else {
         return false;
     };
@@ -242,7 +252,7 @@ pub fn describes_behaviour(raw: &str) -> bool {
     }
     let object =
         DETERMINERS.contains(&second.as_str()) || second.starts_with(|c: char| c.is_ascii_digit());
-    object && is_verb(&first)
+    object && is_verb(&first) && !COMMANDS.contains(&first.as_str())
 }
 
 /// Whether `word` is one of [`VERBS`] or its third person (`returns`, `matches`,
@@ -278,6 +288,9 @@ mod tests {
             "Helper function that returns the index a key goes to.",
             "Whether to show line numbers",
             "check whether the lock is held",
+            "/// Returns the path of the file",
+            "- Sets the separator",
+            "Finds a compatible runtime type",
         ] {
             assert!(describes_behaviour(q), "{q}");
         }
@@ -294,6 +307,8 @@ mod tests {
             "test runner for CLI commands in isolation",
             "Serialize and Serializer trait definitions",
             "function composition utility",
+            "Find all the places that open a socket",
+            "show the file that defines routes",
             "Router",
             "Returns",
             "",
