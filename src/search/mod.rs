@@ -283,7 +283,7 @@ pub fn search(
         keywords: &keywords,
         names: &names,
         definitions: &definitions,
-        describes_behaviour: wording::describes_behaviour(&q.raw),
+        describes_behaviour: ranking.describes_behaviour,
     };
     let (vector_files, vector_file_weight) = semantic::file_list(&lists, opts.mode, &ranking);
     let found = rank::Found {
