@@ -206,7 +206,8 @@ pub struct Weights {
     /// The same for the title of a query of several lines (hybrid mode).
     pub commits_title: f64,
     /// Definitions whose names the words of a question spell out (hybrid mode, questions
-    /// only; see `search::defs`).
+    /// only; see `search::defs`). A question that does not describe one function gets
+    /// `search::params::TOPIC_DEFINITIONS` of it.
     pub definitions: f64,
 }
 
