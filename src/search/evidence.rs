@@ -34,13 +34,18 @@ pub fn file_stem(name: &str) -> &str {
     }
 }
 
-/// Push the lower-case, singular words of one path component: the whole and its parts.
-fn push_words(out: &mut Vec<String>, piece: &str) {
-    let whole: String = piece
-        .chars()
+/// `s` lower-case with only its letters and digits (`HTTPMediaType+Name` →
+/// `httpmediatypename`, `async_job` → `asyncjob`): how a whole name compares with a word.
+fn squashed(s: &str) -> String {
+    s.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
-        .collect();
+        .collect()
+}
+
+/// Push the lower-case, singular words of one path component: the whole and its parts.
+fn push_words(out: &mut Vec<String>, piece: &str) {
+    let whole = squashed(piece);
     if whole.chars().count() > 1 {
         out.push(singular(&whole));
     }
@@ -57,12 +62,7 @@ fn push_words(out: &mut Vec<String>, piece: &str) {
 pub fn keywords(q: &Query) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for tok in &q.tokens {
-        let last = last_segment(tok);
-        let w: String = last
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect();
+        let w = squashed(last_segment(tok));
         if w.chars().count() >= 3 && !is_stop_word(&w) {
             let w = singular(&w);
             if !out.contains(&w) {
@@ -112,7 +112,7 @@ fn holds(words: &[String], keyword: &str) -> bool {
 /// names the project or the part every answer sits in ("how Phoenix Endpoint supervises
 /// …", with most files in `lib/phoenix/`), so the next word is the topic. Among one or two
 /// candidates every word some path holds is too common: a topic needs files to choose from.
-pub fn topic<'k>(keywords: &'k [String], paths: &[Vec<String>], max_share: f64) -> Option<&'k str> {
+pub fn topic<'k>(keywords: &'k [String], paths: &[&[String]], max_share: f64) -> Option<&'k str> {
     let most = max_share * paths.len() as f64;
     keywords
         .iter()
@@ -128,12 +128,7 @@ pub fn topic<'k>(keywords: &'k [String], paths: &[Vec<String>], max_share: f64) 
 /// `__init__.py` for `initialization`, which `same_word` alone takes as the same word).
 pub fn named_after(word: &str, path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    let whole: String = file_stem(name)
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    let stem = singular(&whole);
+    let stem = singular(&squashed(file_stem(name)));
     let (a, b) = (word.chars().count(), stem.chars().count());
     b >= 3 && 3 * a.min(b) >= 2 * a.max(b) && same_word(word, &stem)
 }
@@ -236,14 +231,8 @@ pub fn definition_weight(kind: &str, name: &str, written: &str) -> f64 {
 /// `Channel`, `routes.rb` for `Route`, `http_server.go` for `HttpServer`).
 pub fn stem_is(path: &str, name: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
-    let norm = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let stem = norm(file_stem(file));
-    let name = norm(name);
+    let stem = squashed(file_stem(file));
+    let name = squashed(name);
     !name.is_empty() && (stem == name || singular(&stem) == singular(&name))
 }
 
@@ -323,6 +312,7 @@ mod tests {
         .iter()
         .map(|p| path_words(p))
         .collect();
+        let paths: Vec<&[String]> = paths.iter().map(Vec::as_slice).collect();
         let words = kw("how Phoenix Endpoint supervises the HTTP server");
         assert_eq!(topic(&words, &paths, 0.35), Some("endpoint"));
         let words = kw("reducer type definition");

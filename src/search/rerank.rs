@@ -88,7 +88,7 @@ fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String
         .keys()
         .map(|path| (path.as_str(), evidence::path_words(path)))
         .collect();
-    let all: Vec<Vec<String>> = words.values().cloned().collect();
+    let all: Vec<&[String]> = words.values().map(Vec::as_slice).collect();
     let topic = evidence::topic(keywords, &all, p::TOPIC_MAX_SHARE);
     sum.iter()
         .map(|(path, &total)| {
