@@ -75,7 +75,10 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         Err(reason) => return skip(scanned, reason),
     };
     let language = lang::language_of(&f.rel);
-    let mut note = guard::plain_text_reason(language, text);
+    let (tree, mut note) = match guard::check(language, text) {
+        Ok(tree) => (tree, None),
+        Err(reason) => (None, Some(reason)),
+    };
     // Over a bound: cut as plain text, no symbols (see `guard`).
     let cut_as = if note.is_some() { "text" } else { language };
     let (pieces, symbols) = TOOLS.with(|t| {
@@ -97,7 +100,10 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
             ));
         }
         let symbols = if lang::tags_query(cut_as).is_some() {
-            tagger.symbols(cut_as, text)
+            match &tree {
+                Some(tree) => tagger.symbols_in(cut_as, text, tree),
+                None => tagger.symbols(cut_as, text),
+            }
         } else if note.is_none() && super::keyword_defs::applies(cut_as, &f.rel) {
             super::keyword_defs::definitions(text)
         } else {

@@ -4,7 +4,8 @@
 //! takes 0.1 s), and real vendored code stalled a 37,000-file run. So before that work a file
 //! is checked once, cheaply: bracket nesting, then one parse with a time limit and the depth
 //! of the tree it gives. A file over any bound is indexed as plain text, without symbols,
-//! and the reason is kept for `status --verbose`.
+//! and the reason is kept for `status --verbose`; a file within them keeps that tree for
+//! its tags (`index::tagrun`), so they need no parse of their own.
 
 use std::time::{Duration, Instant};
 
@@ -15,17 +16,23 @@ pub const MAX_TREE_DEPTH: usize = 1_000;
 /// Longest parse of one file.
 pub const PARSE_TIME: Duration = Duration::from_secs(2);
 
-/// Why a file with a grammar is indexed as plain text instead.
-pub fn plain_text_reason(language: &str, text: &str) -> Option<String> {
-    let grammar = crate::text::lang::grammar(language)?;
+/// The syntax tree of a file with a grammar, parsed once here within the bounds and kept
+/// for the tags (`index::tagrun`); `Ok(None)` for a language without a grammar, `Err` with
+/// the reason a file over a bound is indexed as plain text instead.
+pub fn check(language: &str, text: &str) -> Result<Option<tree_sitter::Tree>, String> {
+    let Some(grammar) = crate::text::lang::grammar(language) else {
+        return Ok(None);
+    };
     let nesting = max_nesting(text);
     if nesting > MAX_NESTING {
-        return Some(format!(
+        return Err(format!(
             "indexed as plain text: brackets nest {nesting} deep (more than {MAX_NESTING})"
         ));
     }
     let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&grammar).ok()?;
+    if parser.set_language(&grammar).is_err() {
+        return Ok(None);
+    }
     let start = Instant::now();
     let mut progress = |_: &tree_sitter::ParseState| {
         if start.elapsed() > PARSE_TIME {
@@ -41,15 +48,16 @@ pub fn plain_text_reason(language: &str, text: &str) -> Option<String> {
         Some(options),
     );
     let Some(tree) = tree else {
-        return Some(format!(
+        return Err(format!(
             "indexed as plain text: parsing took longer than {} s",
             PARSE_TIME.as_secs()
         ));
     };
     let depth = tree_depth(&tree);
-    (depth > MAX_TREE_DEPTH).then(|| {
-        format!("indexed as plain text: its syntax tree is {depth} levels deep (more than {MAX_TREE_DEPTH})")
-    })
+    if depth > MAX_TREE_DEPTH {
+        return Err(format!("indexed as plain text: its syntax tree is {depth} levels deep (more than {MAX_TREE_DEPTH})"));
+    }
+    Ok(Some(tree))
 }
 
 /// Deepest nesting of `(`, `[` and `{` (closers of any kind count down; strings and
@@ -98,14 +106,14 @@ mod tests {
     #[test]
     fn ordinary_code_is_parsed_and_deep_code_is_not() {
         let src = "fn main() {\n    let v = vec![1, 2, 3];\n    println!(\"{:?}\", v);\n}\n";
-        assert_eq!(plain_text_reason("rust", src), None);
-        assert_eq!(plain_text_reason("markdown", src), None);
+        assert!(check("rust", src).unwrap().is_some());
+        assert!(check("markdown", src).unwrap().is_none());
         let deep = format!("f({}1{});\n", "x(".repeat(4000), ")".repeat(4000));
-        let why = plain_text_reason("javascript", &deep).unwrap();
+        let why = check("javascript", &deep).unwrap_err();
         assert!(why.contains("nest 4001 deep"), "{why}");
         // Deep without brackets: a long chain of binary operators.
         let chain = format!("x = {}1\n", "1 + ".repeat(5000));
-        let why = plain_text_reason("python", &chain).unwrap();
+        let why = check("python", &chain).unwrap_err();
         assert!(why.contains("syntax tree"), "{why}");
     }
 }

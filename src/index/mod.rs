@@ -25,6 +25,7 @@ pub mod share;
 pub mod symbols;
 #[cfg(test)]
 mod symbols_langs;
+mod tagrun;
 pub mod terms;
 pub mod unpack;
 pub mod vectors;

@@ -1,10 +1,14 @@
-//! Symbol extraction with `tree-sitter-tags`: functions, methods, classes, structs,
+//! Symbol extraction with `tree-sitter-tags` queries: functions, methods, classes, structs,
 //! interfaces/traits, modules, with line range, signature (first line) and doc comment.
-//! The tests of each language's definitions are in `symbols_langs`.
+//! The query runs over the tree the index guard parsed (`index::tagrun`). The tests of each
+//! language's definitions are in `symbols_langs`.
 
 use std::collections::HashMap;
 
-use tree_sitter_tags::{TagsConfiguration, TagsContext};
+use tree_sitter::{Parser, Tree};
+use tree_sitter_tags::TagsConfiguration;
+
+use super::tagrun::{self, Roles};
 
 use crate::store::catalog::Symbol;
 use crate::text::lang;
@@ -14,42 +18,53 @@ pub(crate) const MAX_SIGNATURE: usize = 200;
 /// Longest doc comment kept, in characters.
 pub(crate) const MAX_DOC: usize = 1000;
 
-/// Reusable tag extraction state, for one thread.
+/// Reusable tag extraction state, for one thread: each language's compiled query.
+#[derive(Default)]
 pub struct Tagger {
-    ctx: TagsContext,
-    configs: HashMap<&'static str, Option<TagsConfiguration>>,
-}
-
-impl Default for Tagger {
-    fn default() -> Self {
-        Tagger {
-            ctx: TagsContext::new(),
-            configs: HashMap::new(),
-        }
-    }
+    configs: HashMap<&'static str, Option<(TagsConfiguration, Roles)>>,
 }
 
 impl Tagger {
-    /// Definitions in `text` of `language`; empty for languages without a tags query.
+    /// Definitions in `text` of `language`, parsing it; empty for languages without a tags
+    /// query.
     pub fn symbols(&mut self, language: &'static str, text: &str) -> Vec<Symbol> {
+        let Some(grammar) = lang::grammar(language) else {
+            return Vec::new();
+        };
+        let mut parser = Parser::new();
+        let tree = parser
+            .set_language(&grammar)
+            .ok()
+            .and_then(|_| parser.parse(text, None));
+        match tree {
+            Some(tree) => self.symbols_in(language, text, &tree),
+            None => Vec::new(),
+        }
+    }
+
+    /// Definitions in `text` of `language`, already parsed into `tree` with its grammar.
+    pub fn symbols_in(&mut self, language: &'static str, text: &str, tree: &Tree) -> Vec<Symbol> {
         let config = self.configs.entry(language).or_insert_with(|| {
             let grammar = lang::grammar(language)?;
             let query = lang::definitions_query(language)?;
-            TagsConfiguration::new(grammar, &query, "").ok()
+            let config = TagsConfiguration::new(grammar, &query, "").ok()?;
+            let roles = Roles::of(&config)?;
+            Some((config, roles))
         });
-        let Some(config) = config.as_ref() else {
+        let Some((config, roles)) = config.as_ref() else {
             return Vec::new();
         };
         let source = text.as_bytes();
-        let Ok((tags, has_error)) = self.ctx.generate_tags(config, source, None) else {
-            return Vec::new();
-        };
+        let tags = tagrun::tags(config, roles, tree, source);
+        #[cfg(test)]
+        tagrun::assert_same_as_generate_tags(config, source, &tags);
+        let has_error = tree.root_node().has_error();
         let lines: Vec<&str> = text.lines().collect();
         let dashes = lang::dash_comments(language);
         let newlines = newline_offsets(source);
         let line_of = |byte: usize| line_of(&newlines, byte);
         let mut out = Vec::new();
-        for tag in tags.flatten() {
+        for tag in tags {
             if !tag.is_definition {
                 continue;
             }
@@ -67,7 +82,7 @@ impl Tagger {
                 .collect();
             out.push(Symbol {
                 name: lang::symbol_name(language, name).to_string(),
-                kind: config.syntax_type_name(tag.syntax_type_id).to_string(),
+                kind: tag.kind,
                 start_line,
                 end_line,
                 signature,
