@@ -17,8 +17,9 @@ pub const MAX_TREE_DEPTH: usize = 1_000;
 pub const PARSE_TIME: Duration = Duration::from_secs(2);
 
 /// The syntax tree of a file with a grammar, parsed once here within the bounds and kept
-/// for the tags (`index::tagrun`); `Ok(None)` for a language without a grammar, `Err` with
-/// the reason a file over a bound is indexed as plain text instead.
+/// for the tags (`index::tagrun`); `Ok(None)` for a language without a grammar (or one this
+/// tree-sitter cannot load), `Err` with the reason a file over a bound is indexed as plain
+/// text instead.
 pub fn check(language: &str, text: &str) -> Result<Option<tree_sitter::Tree>, String> {
     let Some(grammar) = crate::text::lang::grammar(language) else {
         return Ok(None);

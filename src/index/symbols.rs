@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use tree_sitter::{Parser, Tree};
+use tree_sitter::{Parser, QueryCursor, Tree};
 use tree_sitter_tags::TagsConfiguration;
 
 use super::tagrun::{self, Roles};
@@ -18,10 +18,12 @@ pub(crate) const MAX_SIGNATURE: usize = 200;
 /// Longest doc comment kept, in characters.
 pub(crate) const MAX_DOC: usize = 1000;
 
-/// Reusable tag extraction state, for one thread: each language's compiled query.
+/// Reusable tag extraction state, for one thread: each language's compiled query and a
+/// query cursor.
 #[derive(Default)]
 pub struct Tagger {
     configs: HashMap<&'static str, Option<(TagsConfiguration, Roles)>>,
+    cursor: QueryCursor,
 }
 
 impl Tagger {
@@ -55,7 +57,7 @@ impl Tagger {
             return Vec::new();
         };
         let source = text.as_bytes();
-        let tags = tagrun::tags(config, roles, tree, source);
+        let tags = tagrun::tags(config, roles, &mut self.cursor, tree, source);
         #[cfg(test)]
         tagrun::assert_same_as_generate_tags(config, source, &tags);
         let has_error = tree.root_node().has_error();

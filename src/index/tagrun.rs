@@ -5,8 +5,8 @@
 //! (bench/RESULTS.md, "One parse per file"), so the tags are read from the guard's tree: this
 //! walks the query's matches the way `generate_tags` does (its release 0.27), for the parts
 //! the index uses: `@name`, `@definition.*` / `@reference.*`, `@ignore`, `@doc` with
-//! `#select-adjacent!` and `#strip!`, one tag per name (the first pattern wins), in the same
-//! order. Locals are not used here (the index passes no locals query). A test compares the
+//! `#select-adjacent!` and `#strip!`, one tag per name's byte range (the lowest pattern index
+//! wins), in the same order. Locals are not used here (the index passes no locals query). A test compares the
 //! two on every language's samples.
 
 use std::ops::Range;
@@ -25,7 +25,8 @@ pub(super) struct Tag {
     pub range: Range<usize>,
     /// The name.
     pub name_range: Range<usize>,
-    /// The name's line, trimmed and cut at [`MAX_LINE_LEN`] bytes.
+    /// The name's line, trimmed and cut at [`MAX_LINE_LEN`] bytes; the previous tag's when
+    /// that tag's name ended on the row this name starts on (as `generate_tags` reuses it).
     pub line_range: Range<usize>,
     /// The doc comment the query captures, markers stripped.
     pub docs: Option<String>,
@@ -48,7 +49,7 @@ pub(super) struct Roles {
 
 impl Roles {
     /// The roles of `config`'s query, as `TagsConfiguration::new` reads them; `None` if a
-    /// strip regex does not compile (that configuration would not have been made).
+    /// strip regex does not compile (`new` would have refused the query already).
     pub(super) fn of(config: &TagsConfiguration) -> Option<Roles> {
         let query = &config.query;
         let index = |wanted: &str| {
@@ -104,17 +105,18 @@ impl Roles {
 pub(super) fn tags(
     config: &TagsConfiguration,
     roles: &Roles,
+    cursor: &mut QueryCursor,
     tree: &Tree,
     source: &[u8],
 ) -> Vec<Tag> {
-    let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(&config.query, tree.root_node(), source);
     // Sorted by the name's (end, start), with the pattern that made each; `None` for an
-    // ignored name. Emitted from the front once no later match can come before it.
+    // ignored name.
     let mut queue: Vec<(Range<usize>, Option<Tag>, usize)> = Vec::new();
     let mut out = Vec::new();
+    let mut last_line = None;
     while let Some(m) = matches.next() {
-        let Some((name_range, tag)) = tag_of(m, roles, source) else {
+        let Some((name_range, tag)) = tag_of(m, roles, source, &mut last_line) else {
             continue;
         };
         let key = |r: &Range<usize>| (r.end, r.start);
@@ -134,11 +136,13 @@ pub(super) fn tags(
 }
 
 /// The name range and tag of one match (`None` for the tag of an ignored name); `None` if
-/// the match makes no tag.
+/// the match makes no tag. `last_line` is the row the previous tag's name ended on and that
+/// tag's line range, updated here.
 fn tag_of(
     m: &tree_sitter::QueryMatch<'_, '_>,
     roles: &Roles,
     source: &[u8],
+    last_line: &mut Option<(usize, Range<usize>)>,
 ) -> Option<(Range<usize>, Option<Tag>)> {
     let (adjacent_capture, strip) = &roles.patterns[m.pattern_index];
     let (mut name, mut tag_node, mut kind, mut adjacent) = (None, None, None, None);
@@ -173,9 +177,15 @@ fn tag_of(
     }
     let (kind, is_definition) = kind?;
     let rng = tag_node.byte_range();
+    let row = name.start_position().row;
+    let line = match last_line.take() {
+        Some((end_row, line)) if end_row == row => line,
+        _ => line_range(source, name_range.start - name.start_position().column),
+    };
+    *last_line = Some((name.end_position().row, line.clone()));
     let tag = Tag {
         range: rng.start.min(name_range.start)..rng.end.max(name_range.end),
-        line_range: line_range(source, name_range.start - name.start_position().column),
+        line_range: line,
         name_range: name_range.clone(),
         docs: doc_text(&docs, adjacent, strip.as_ref(), source),
         is_definition: *is_definition,
@@ -287,6 +297,16 @@ mod tests {
             let config = TagsConfiguration::new(grammar, &query, "").expect(language);
             assert!(Roles::of(&config).is_some(), "{language}");
         }
+    }
+
+    #[test]
+    fn a_name_starting_on_the_row_an_earlier_name_ends_on_shares_its_line() {
+        // `generate_tags` reuses the previous tag's line when its name ended on this row; the
+        // comparison under test (`assert_same_as_generate_tags`) fails if this walk does not.
+        let src = "\"multi\nline\" <- function(x) 1; g <- function() 2\n";
+        let syms = super::super::symbols::Tagger::default().symbols("r", src);
+        let g = syms.iter().find(|s| s.name == "g").expect("g");
+        assert_eq!(g.signature, "\"multi", "{syms:?}");
     }
 
     #[test]
