@@ -91,6 +91,11 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
             ));
         }
         let (_, chunker, tagger) = t.as_mut().expect("just set");
+        // Tags first, so the guard's tree is freed before the splitter parses its own.
+        let tagged = lang::tags_query(cut_as).is_some().then(|| match tree {
+            Some(tree) => tagger.symbols_in(cut_as, text, &tree),
+            None => tagger.symbols(cut_as, text),
+        });
         let (pieces, slow) = chunker.chunk_within(cut_as, text, super::chunk::SPLIT_TIME);
         if slow && note.is_none() {
             note = Some(format!(
@@ -99,15 +104,12 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
                 super::chunk::WINDOW_LINES
             ));
         }
-        let symbols = if lang::tags_query(cut_as).is_some() {
-            match &tree {
-                Some(tree) => tagger.symbols_in(cut_as, text, tree),
-                None => tagger.symbols(cut_as, text),
+        let symbols = match tagged {
+            Some(symbols) => symbols,
+            None if note.is_none() && super::keyword_defs::applies(cut_as, &f.rel) => {
+                super::keyword_defs::definitions(text)
             }
-        } else if note.is_none() && super::keyword_defs::applies(cut_as, &f.rel) {
-            super::keyword_defs::definitions(text)
-        } else {
-            Vec::new()
+            None => Vec::new(),
         };
         (pieces, symbols)
     });
