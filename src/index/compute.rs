@@ -91,11 +91,11 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
             ));
         }
         let (_, chunker, tagger) = t.as_mut().expect("just set");
-        // Tags first, so the guard's tree is freed before the splitter parses its own.
-        let tagged = lang::tags_query(cut_as).is_some().then(|| match tree {
-            Some(tree) => tagger.symbols_in(cut_as, text, &tree),
-            None => tagger.symbols(cut_as, text),
-        });
+        // Tags first, so the guard's tree is freed before the splitter parses its own. A
+        // file with a tags query always has the guard's tree (same grammar).
+        let tagged = tree
+            .filter(|_| lang::tags_query(cut_as).is_some())
+            .map(|tree| tagger.symbols_in(cut_as, text, &tree));
         let (pieces, slow) = chunker.chunk_within(cut_as, text, super::chunk::SPLIT_TIME);
         if slow && note.is_none() {
             note = Some(format!(

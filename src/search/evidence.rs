@@ -86,12 +86,8 @@ pub fn same_word(a: &str, b: &str) -> bool {
     common >= 3 && (common == shorter || common + 2 >= shorter && common >= 4)
 }
 
-/// The share of `keywords` that some word of the path matches (0 when there are none).
-pub fn path_match(keywords: &[String], path: &str) -> f64 {
-    share_held(keywords, &path_words(path))
-}
-
-/// The share of `keywords` that one of a path's `words` (`path_words`) matches.
+/// The share of `keywords` that one of a path's `words` (`path_words`) matches (0 when
+/// there are none).
 pub fn share_held(keywords: &[String], words: &[String]) -> f64 {
     if keywords.is_empty() {
         return 0.0;
@@ -275,11 +271,12 @@ mod tests {
     fn the_share_of_question_words_a_path_holds() {
         let q = prepare("stream log handler writes to files and streams").unwrap();
         let k = keywords(&q);
-        let stream = path_match(&k, "src/Monolog/Handler/StreamHandler.php");
-        let other = path_match(&k, "src/Monolog/Formatter/LineFormatter.php");
+        let held = |k: &[String], path: &str| share_held(k, &path_words(path));
+        let stream = held(&k, "src/Monolog/Handler/StreamHandler.php");
+        let other = held(&k, "src/Monolog/Formatter/LineFormatter.php");
         assert!(stream > 0.3 && other == 0.0, "{stream} {other}");
         let q = prepare("alias handling for field names").unwrap();
-        assert!(path_match(&keywords(&q), "pydantic/aliases.py") > 0.0);
+        assert!(held(&keywords(&q), "pydantic/aliases.py") > 0.0);
     }
 
     #[test]
