@@ -229,30 +229,92 @@ const ROUTINE_CLAUSES: &[&str] = &[
     "called", "for", "to", "that", "which", "used", "invoked", "function",
 ];
 
+/// Words that open a description with what is not its verb: a condition before the verb
+/// ("If needed, get a default color …") ends at the first comma.
+const CONDITIONS: &[&str] = &["if", "when", "unless", "optionally", "once"];
+
+/// Particles of a phrasal verb: "Set *up* all of the …", "Iterate *over* all …".
+const PARTICLES: &[&str] = &["up", "down", "out", "off", "over", "back"];
+
+/// Words that cannot be an imperative verb even when an article follows: question words,
+/// prepositions, conjunctions, pronouns and auxiliaries ("how the …", "in a …", "is the
+/// …": a yes/no question, not a command).
+const NOT_VERBS: &[&str] = &[
+    "about", "above", "across", "after", "against", "along", "also", "although", "among", "and",
+    "are", "around", "as", "at", "because", "before", "behind", "below", "between", "beyond",
+    "both", "but", "by", "can", "could", "did", "do", "does", "during", "each", "either", "for",
+    "from", "had", "has", "have", "here", "how", "if", "in", "inside", "into", "is", "it", "just",
+    "like", "may", "might", "must", "near", "neither", "no", "nor", "not", "of", "on", "once",
+    "only", "onto", "or", "outside", "over", "per", "shall", "should", "since", "so", "than",
+    "then", "there", "though", "through", "to", "toward", "towards", "under", "unless", "until",
+    "upon", "via", "was", "were", "what", "when", "where", "which", "while", "who", "whom",
+    "whose", "why", "will", "with", "within", "without", "would",
+];
+
 /// Whether the question `raw` describes what one piece of code does rather than naming a
 /// topic (module docs above).
 pub(super) fn describes_behaviour(raw: &str) -> bool {
     // Punctuation alone is not a word: "/// Returns the …" and "- Sets the …" are pasted
     // doc comments and list items.
-    let mut words = raw
+    let tokens: Vec<(String, bool)> = raw
         .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
+        .map(|t| {
+            let word = t
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            (word, t.ends_with(','))
         })
-        .filter(|w| !w.is_empty());
-    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        .filter(|(w, _)| !w.is_empty())
+        .collect();
+    let words: Vec<&str> = tokens[after_condition(&tokens)..]
+        .iter()
+        .map(|(w, _)| w.as_str())
+        .collect();
+    let [first, second, ..] = words[..] else {
         return false;
     };
     if first == "whether" {
         return true;
     }
-    if ROUTINES.contains(&first.as_str()) {
-        return ROUTINE_CLAUSES.contains(&second.as_str());
+    if ROUTINES.contains(&first) {
+        return ROUTINE_CLAUSES.contains(&second);
     }
-    let object =
-        DETERMINERS.contains(&second.as_str()) || second.starts_with(|c: char| c.is_ascii_digit());
-    object && is_verb(&first) && !COMMANDS.contains(&first.as_str())
+    if COMMANDS.contains(&first) {
+        return false;
+    }
+    let begins_object =
+        |w: &str| DETERMINERS.contains(&w) || w.starts_with(|c: char| c.is_ascii_digit());
+    if is_verb(first) {
+        // "Set up all of the …": the object begins after the particle.
+        let next = match words.get(2) {
+            Some(third) if PARTICLES.contains(&second) => third,
+            _ => second,
+        };
+        return begins_object(next);
+    }
+    // A word no list here knows, followed by an article, is an imperative verb the list
+    // lacks ("Convolve an ndarray …", "Obtain the url …", "Given a URL, …"): English puts
+    // no noun there. A gerund is left out, as "loading the config" may name a topic.
+    matches!(second, "a" | "an" | "the")
+        && first.chars().all(|c| c.is_ascii_alphabetic())
+        && !first.ends_with("ing")
+        && NOT_VERBS.binary_search(&first).is_err()
+}
+
+/// Where the question's verb may begin: after a leading condition of at most five words
+/// that ends with a comma ("If needed, get a default color …"), else at the first word.
+fn after_condition(tokens: &[(String, bool)]) -> usize {
+    let opens_condition = tokens
+        .first()
+        .is_some_and(|(w, _)| CONDITIONS.contains(&w.as_str()));
+    if !opens_condition {
+        return 0;
+    }
+    tokens
+        .iter()
+        .take(5)
+        .position(|(_, comma)| *comma)
+        .map_or(0, |i| i + 1)
 }
 
 /// Whether `word` is one of [`VERBS`] or its third person (`returns`, `matches`,
@@ -274,6 +336,7 @@ mod tests {
     #[test]
     fn verbs_are_sorted_for_binary_search() {
         assert!(VERBS.windows(2).all(|w| w[0] < w[1]));
+        assert!(NOT_VERBS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
@@ -291,6 +354,13 @@ mod tests {
             "/// Returns the path of the file",
             "- Sets the separator",
             "Finds a compatible runtime type",
+            "Convolve an ndarray with an nd-kernel.",
+            "Obtain the url to use when making the final request.",
+            "Given a URL that may or may not have a scheme, prepend the given scheme.",
+            "Set up all of the standard metric prefixes for a unit.",
+            "Iterate over all header lines, including duplicate ones.",
+            "If needed, get a default color by using the matplotlib property cycle.",
+            "When called, returns the value",
         ] {
             assert!(describes_behaviour(q), "{q}");
         }
@@ -309,6 +379,13 @@ mod tests {
             "function composition utility",
             "Find all the places that open a socket",
             "show the file that defines routes",
+            "Look up a theme by name",
+            "how the router matches a path",
+            "in a lambda expression, more than one argument",
+            "Is the implementation of the hset command",
+            "loading the configuration file",
+            "if the cache is cold",
+            "set of all options",
             "Router",
             "Returns",
             "",
