@@ -218,6 +218,15 @@ impl Ranking {
         } else {
             definitions * TOPIC_DEFINITIONS
         };
+        // The vector list's files are a file lift like the path and topic lifts, and a
+        // description's answer is one function: it gets the same share of them (static
+        // vectors, short questions Func@10 0.791 → 0.795, MRR@10 0.754 → 0.751; check set
+        // 0.795 → 0.804, 0.823 → 0.821).
+        let vector_files = if describes_behaviour {
+            vector_files * rerank::FILES_FOR_BEHAVIOUR
+        } else {
+            vector_files
+        };
         Ranking {
             shape,
             rrf_k,
@@ -254,6 +263,12 @@ mod tests {
         assert_eq!(r.definitions, 0.0);
         assert_eq!(r.vector_files, 0.0);
         assert_eq!(r.weights.vector, s.weights.vector);
+        let described = crate::search::prepare("Returns the path of the ignore file").unwrap();
+        let r = Ranking::for_query(&s, &described);
+        assert_eq!(
+            r.vector_files,
+            s.question_vector_file_weight * rerank::FILES_FOR_BEHAVIOUR
+        );
         let long_line = crate::search::prepare(&"word ".repeat(QUESTION_MAX_WORDS + 1)).unwrap();
         assert_eq!(Shape::of(&long_line), Shape::Issue);
     }
