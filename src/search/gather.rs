@@ -12,8 +12,13 @@ use super::{Context, Fetch, List, Mode, SearchError};
 /// (with its own SQLite connection): whole files, whole files for a pasted issue's title,
 /// and files of matching past commits.
 pub(super) fn start_file_lists(cx: &Context<'_>, q: &Query, fetch: Fetch<'_>) -> FileLists {
-    let Fetch { n, lang, mode } = fetch;
-    let (db, branch, weights) = (cx.db, cx.branch, &cx.config.search.weights);
+    let Fetch {
+        n,
+        lang,
+        mode,
+        weights,
+    } = fetch;
+    let (db, branch) = (cx.db, cx.branch);
     // Whole-file BM25 runs beside the other retrievers, on its own SQLite connection, and
     // returns as many candidates as they do (50 and 100 measured worse than 200).
     let whole_files = of(Id::File)
@@ -69,9 +74,13 @@ pub(super) fn lexical_and_vectors(
 /// its LanceDB half (finding the chunks that hold the definitions) runs on a second thread
 /// beside BM25, which keeps the SQLite connection.
 fn lexical(cx: &Context<'_>, q: &Query, fetch: Fetch<'_>) -> Result<Vec<List>, SearchError> {
-    let Fetch { n, lang, mode } = fetch;
+    let Fetch {
+        n,
+        lang,
+        mode,
+        weights,
+    } = fetch;
     let (db, chunks, branch) = (cx.db, cx.chunks, cx.branch);
-    let weights = &cx.config.search.weights;
     let symbols = of(Id::Symbol)
         .runs(mode, weights)
         .then(|| retrieve::symbol_hits(db, branch, q, n))

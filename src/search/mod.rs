@@ -207,8 +207,11 @@ pub struct Fetch<'a> {
     pub n: usize,
     /// Only chunks of this language (a `--lang` filter).
     pub lang: Option<&'a str>,
-    /// Which retrievers run, and at which weights.
+    /// Which retrievers run.
     pub mode: Mode,
+    /// Each list's weight: the query's (`params::Ranking::weights`), never the configured
+    /// ones directly, so that what the query's shape sets holds for every list.
+    pub weights: &'a crate::config::Weights,
 }
 
 /// Search the context's branch for `q`.
@@ -244,6 +247,7 @@ pub fn search(
         n,
         lang,
         mode: opts.mode,
+        weights: &ranking.weights,
     };
     // Before the lexical retrievers: a model that will be used starts loading now.
     // The query's shape sets the vector weight (an issue's is 0 by default: not run at all).
@@ -264,7 +268,7 @@ pub fn search(
     let title_files = background::join(title_files)?;
     let past = background::join(past)?;
     tracing::debug!("files retrieved");
-    if of(Id::Definitions).runs(opts.mode, &s.weights) && ranking.definitions > 0.0 {
+    if of(Id::Definitions).runs(opts.mode, &ranking.weights) && ranking.definitions > 0.0 {
         let hashes =
             definition_candidates(&lists, &whole_files, &title_files, ranking.definition_files);
         let found = defs::name_matches(cx, &q, &hashes, fetch)?;
