@@ -200,14 +200,15 @@ pub struct Context<'a> {
     pub branch: &'a str,
 }
 
-/// What each retriever fetches: how many candidates, of which language, in which mode.
+/// What each retriever fetches (how many candidates, of which language), and which run and
+/// at what weight (the mode, and the query's weights: a list weighted 0 may not run).
 #[derive(Debug, Clone, Copy)]
 pub struct Fetch<'a> {
     /// Candidates per retriever.
     pub n: usize,
     /// Only chunks of this language (a `--lang` filter).
     pub lang: Option<&'a str>,
-    /// Which retrievers run.
+    /// Which retrievers the search mode runs.
     pub mode: Mode,
     /// Each list's weight: the query's (`params::Ranking::weights`), never the configured
     /// ones directly, so that what the query's shape sets holds for every list.
@@ -268,12 +269,13 @@ pub fn search(
     let title_files = background::join(title_files)?;
     let past = background::join(past)?;
     tracing::debug!("files retrieved");
-    if of(Id::Definitions).runs(opts.mode, &ranking.weights) && ranking.definitions > 0.0 {
+    if of(Id::Definitions).runs(opts.mode, &ranking.weights) {
         let hashes =
             definition_candidates(&lists, &whole_files, &title_files, ranking.definition_files);
         let found = defs::name_matches(cx, &q, &hashes, fetch)?;
         tracing::debug!("definitions the query names");
-        lists.push((Source::Symbol, ranking.definitions, found));
+        let weight = of(Id::Definitions).weight_in(opts.mode, &ranking.weights);
+        lists.push((Source::Symbol, weight, found));
     }
     let keywords = evidence::keywords(&q);
     let names = evidence::names(&q);

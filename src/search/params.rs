@@ -93,7 +93,8 @@ pub mod rerank {
     /// does gets ("Returns the path of the global gitignore file"; `search::wording`): its
     /// answer is a function, often in a file whose name the question does not say. Short
     /// questions MRR@10 0.734 → 0.749 and Func@10 0.767 → 0.787 (0 and 0.1 to 0.5 measured
-    /// lower); no concept question reads so.
+    /// lower); no concept question reads so. The vector list's files, a file lift too, get
+    /// the same share (`Ranking::for_query`).
     pub const FILES_FOR_BEHAVIOUR: f64 = 0.3;
     /// The definition of the name that is the whole query (`Logger`): first, whatever the
     /// fusion said.
@@ -162,17 +163,19 @@ pub struct Ranking {
     pub shape: Shape,
     /// The `k` of weighted reciprocal-rank fusion, for chunk and file lists alike.
     pub rrf_k: f64,
-    /// The retrievers' weights.
+    /// Every list's weight for this query, the configured ones as the query's shape sets
+    /// them: `vector` (a question's own), `definitions` (0 for an issue, which turns the
+    /// function-level list off; less for a topic). Retrievers read these, never the
+    /// configuration's.
     pub weights: Weights,
-    /// Weight of the function-level list (definitions the query names); 0 turns it off.
-    pub definitions: f64,
     /// See [`ISSUE_FILE_SPAN_DECAY`] and [`QUESTION_FILE_SPAN_DECAY`].
     pub file_span_decay: f64,
     /// Spans of one file a file-level score lifts.
     pub file_spans: usize,
     /// Contents whose definitions the function-level stage ranks.
     pub definition_files: usize,
-    /// Weight of the vector list's files as a file list (0: not used).
+    /// Weight of the vector list's files as a file list (0: not used). The one weight
+    /// outside [`Ranking::weights`]: it weighs a list no retriever of its own makes.
     pub vector_files: f64,
     /// The query is a question that describes what one piece of code does
     /// (`search::wording`) rather than naming a topic.
@@ -195,7 +198,8 @@ impl Ranking {
     /// vectors, concept set NDCG@10 0.853 → 0.871; short questions' Func@10 0.767 → 0.775,
     /// where the chunk list alone at 1.0 gave 0.873 and 0.744; bench/RESULTS.md). A
     /// question naming a topic weighs the definitions its words name at
-    /// [`TOPIC_DEFINITIONS`] of a description's.
+    /// [`TOPIC_DEFINITIONS`] of a description's, and a description gets
+    /// [`rerank::FILES_FOR_BEHAVIOUR`] of the vector files' weight, as of every file lift.
     pub fn for_query(s: &SearchConfig, q: &Query) -> Ranking {
         let shape = Shape::of(q);
         let mut weights = s.weights.clone();
@@ -213,7 +217,7 @@ impl Ranking {
         };
         let describes_behaviour =
             shape == Shape::Question && super::wording::describes_behaviour(&q.raw);
-        let definitions = if describes_behaviour {
+        weights.definitions = if describes_behaviour {
             definitions
         } else {
             definitions * TOPIC_DEFINITIONS
@@ -231,7 +235,6 @@ impl Ranking {
             shape,
             rrf_k,
             weights,
-            definitions,
             file_span_decay,
             file_spans: FILE_SPANS,
             definition_files: DEFINITION_FILES,
@@ -252,7 +255,7 @@ mod tests {
         let r = Ranking::for_query(&s, &question);
         assert_eq!(r.shape, Shape::Question);
         assert_eq!(r.rrf_k, s.question_rrf_k);
-        assert!(r.definitions > 0.0);
+        assert!(r.weights.definitions > 0.0);
         assert_eq!(r.weights.vector, s.question_vector_weight);
         assert_eq!(r.vector_files, s.question_vector_file_weight);
         let issue =
@@ -260,7 +263,7 @@ mod tests {
         let r = Ranking::for_query(&s, &issue);
         assert_eq!(r.shape, Shape::Issue);
         assert_eq!(r.rrf_k, s.rrf_k);
-        assert_eq!(r.definitions, 0.0);
+        assert_eq!(r.weights.definitions, 0.0);
         assert_eq!(r.vector_files, 0.0);
         assert_eq!(r.weights.vector, s.weights.vector);
         let described = crate::search::prepare("Returns the path of the ignore file").unwrap();
@@ -280,7 +283,10 @@ mod tests {
         let described = ranking("Returns the type adapter for the given type");
         let topic = ranking("type adapter factories and how they are selected");
         assert!(described.describes_behaviour && !topic.describes_behaviour);
-        assert_eq!(described.definitions, s.weights.definitions);
-        assert!(topic.definitions > 0.0 && topic.definitions < described.definitions);
+        assert_eq!(described.weights.definitions, s.weights.definitions);
+        assert!(
+            topic.weights.definitions > 0.0
+                && topic.weights.definitions < described.weights.definitions
+        );
     }
 }

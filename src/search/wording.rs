@@ -5,12 +5,14 @@
 //! called when an EOF is encountered") asks for one function, in whatever file holds it.
 //! The second stage (`search::rerank`) lifts whole files for the first kind and much less
 //! for the second. No tagger ships here, so the test is the shape English gives such a
-//! description: a verb followed by its object's determiner, a noun for a routine followed
-//! by what it does, or "whether".
+//! description: a verb followed by its object's determiner (perhaps after a particle: "Set
+//! up all of the …"), a word no list knows followed by an article (an imperative verb the
+//! list lacks: "Convolve an ndarray …"), a noun for a routine followed by what it does, or
+//! "whether"; a leading condition ending in a comma ("If needed, get a …") is skipped.
 
 /// Verbs that open a description of what code does, in their base form. A verb alone is
 /// not enough (`store creation and dispatch`, `test runner`, `request context`): the word
-/// after it must begin an object (`DETERMINERS`).
+/// after it, or after its particle (`PARTICLES`), must begin an object (`DETERMINERS`).
 const VERBS: &[&str] = &[
     "accept",
     "access",
@@ -216,10 +218,23 @@ const DETERMINERS: &[&str] = &[
     "its", "their", "our", "your", "my", "whether", "if", "true", "false",
 ];
 
-/// Verbs people also type as commands to a search tool ("Find all the places …", "Show
-/// the file that …"): a request for files, so only their third person ("Finds a …")
-/// describes code.
-const COMMANDS: &[&str] = &["find", "list", "look", "show"];
+/// Verbs people also type as commands or requests to a search tool ("Find all the places
+/// …", "Show the file that …", "Explain the authentication flow"): a request for files, so
+/// only their third person ("Finds a …") describes code.
+const COMMANDS: &[&str] = &[
+    "describe",
+    "explain",
+    "find",
+    "grep",
+    "identify",
+    "list",
+    "locate",
+    "look",
+    "show",
+    "summarise",
+    "summarize",
+    "understand",
+];
 
 /// Nouns for a routine: "Method called when …", "Helper function that …", "Callback for
 /// …" describe one (but "function composition utility" is a topic).
@@ -229,91 +244,251 @@ const ROUTINE_CLAUSES: &[&str] = &[
     "called", "for", "to", "that", "which", "used", "invoked", "function",
 ];
 
-/// Words that open a description with what is not its verb: a condition before the verb
-/// ("If needed, get a default color …") ends at the first comma.
-const CONDITIONS: &[&str] = &["if", "when", "unless", "optionally", "once"];
+/// Words that open a condition before a description's verb ("If needed, get a default
+/// color …", "Given a type annotation, store all …"); it ends at a comma.
+const CONDITIONS: &[&str] = &["given", "if", "once", "optionally", "unless", "when"];
+/// The longest condition skipped, in words, its first word included.
+const CONDITION_WORDS: usize = 12;
 
-/// Particles of a phrasal verb: "Set *up* all of the …", "Iterate *over* all …".
-const PARTICLES: &[&str] = &["up", "down", "out", "off", "over", "back"];
+/// Particles of a phrasal verb: "Set *up* all of the …". Not prepositions: "send over the
+/// wire" and "retry with backoff" name topics.
+const PARTICLES: &[&str] = &["up", "down", "out", "off", "back"];
 
-/// Words that cannot be an imperative verb even when an article follows: question words,
-/// prepositions, conjunctions, pronouns and auxiliaries ("how the …", "in a …", "is the
-/// …": a yes/no question, not a command).
+/// Words that cannot be an imperative verb even when an article follows: question words
+/// (also typed without their apostrophe: "whats the …"), prepositions, conjunctions,
+/// adverbs that open a sentence ("Sometimes the build hangs"), pronouns and auxiliaries
+/// ("is the …": a yes/no question, not a command), and the participles a gerund test of
+/// more than five letters misses ("using the …").
 const NOT_VERBS: &[&str] = &[
-    "about", "above", "across", "after", "against", "along", "also", "although", "among", "and",
-    "are", "around", "as", "at", "because", "before", "behind", "below", "between", "beyond",
-    "both", "but", "by", "can", "could", "did", "do", "does", "during", "each", "either", "for",
-    "from", "had", "has", "have", "here", "how", "if", "in", "inside", "into", "is", "it", "just",
-    "like", "may", "might", "must", "near", "neither", "no", "nor", "not", "of", "on", "once",
-    "only", "onto", "or", "outside", "over", "per", "shall", "should", "since", "so", "than",
-    "then", "there", "though", "through", "to", "toward", "towards", "under", "unless", "until",
-    "upon", "via", "was", "were", "what", "when", "where", "which", "while", "who", "whom",
-    "whose", "why", "will", "with", "within", "without", "would",
+    "about",
+    "above",
+    "across",
+    "actually",
+    "after",
+    "again",
+    "against",
+    "along",
+    "already",
+    "also",
+    "although",
+    "always",
+    "among",
+    "and",
+    "are",
+    "around",
+    "as",
+    "at",
+    "because",
+    "before",
+    "behind",
+    "being",
+    "below",
+    "besides",
+    "between",
+    "beyond",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "currently",
+    "despite",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "during",
+    "each",
+    "either",
+    "even",
+    "except",
+    "for",
+    "from",
+    "going",
+    "had",
+    "has",
+    "have",
+    "he",
+    "hence",
+    "here",
+    "how",
+    "however",
+    "hows",
+    "i",
+    "if",
+    "in",
+    "inside",
+    "instead",
+    "into",
+    "is",
+    "it",
+    "just",
+    "like",
+    "may",
+    "maybe",
+    "me",
+    "might",
+    "must",
+    "near",
+    "neither",
+    "never",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "often",
+    "on",
+    "once",
+    "only",
+    "onto",
+    "or",
+    "otherwise",
+    "outside",
+    "over",
+    "per",
+    "perhaps",
+    "shall",
+    "she",
+    "should",
+    "since",
+    "so",
+    "sometimes",
+    "still",
+    "than",
+    "then",
+    "there",
+    "therefore",
+    "they",
+    "though",
+    "through",
+    "thus",
+    "to",
+    "toward",
+    "towards",
+    "under",
+    "unless",
+    "unlike",
+    "until",
+    "upon",
+    "us",
+    "using",
+    "usually",
+    "versus",
+    "via",
+    "vs",
+    "was",
+    "we",
+    "were",
+    "what",
+    "whats",
+    "when",
+    "whenever",
+    "where",
+    "wheres",
+    "wherever",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "whos",
+    "whose",
+    "why",
+    "will",
+    "with",
+    "within",
+    "without",
+    "would",
+    "you",
 ];
+
+/// One word of a question, with what its punctuation says.
+struct Token {
+    /// The word, lower case, without the punctuation around it.
+    word: String,
+    /// It was typed in lower case (an article mid-sentence is; "Class *A* network" is not).
+    lower: bool,
+    /// Punctuation follows it ("Bug: the …", "Router, the …", "If needed, get …").
+    stop: bool,
+}
+
+/// The question's words; punctuation alone is not a word ("/// Returns the …" and "- Sets
+/// the …" are pasted doc comments and list items).
+fn tokens(raw: &str) -> Vec<Token> {
+    raw.split_whitespace()
+        .map(|t| {
+            let trimmed = t.trim_matches(|c: char| !c.is_alphanumeric());
+            Token {
+                word: trimmed.to_lowercase(),
+                lower: !trimmed.chars().any(char::is_uppercase),
+                stop: t.ends_with([',', ':', ';', '.', '?', '!']),
+            }
+        })
+        .filter(|t| !t.word.is_empty())
+        .collect()
+}
 
 /// Whether the question `raw` describes what one piece of code does rather than naming a
 /// topic (module docs above).
 pub(super) fn describes_behaviour(raw: &str) -> bool {
-    // Punctuation alone is not a word: "/// Returns the …" and "- Sets the …" are pasted
-    // doc comments and list items.
-    let tokens: Vec<(String, bool)> = raw
-        .split_whitespace()
-        .map(|t| {
-            let word = t
-                .trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase();
-            (word, t.ends_with(','))
-        })
-        .filter(|(w, _)| !w.is_empty())
-        .collect();
-    let words: Vec<&str> = tokens[after_condition(&tokens)..]
-        .iter()
-        .map(|(w, _)| w.as_str())
-        .collect();
-    let [first, second, ..] = words[..] else {
+    let tokens = tokens(raw);
+    let tokens = &tokens[after_condition(&tokens)..];
+    let [first, second, ..] = tokens else {
         return false;
     };
-    if first == "whether" {
+    let (word, next) = (first.word.as_str(), second.word.as_str());
+    if word == "whether" {
         return true;
     }
-    if ROUTINES.contains(&first) {
-        return ROUTINE_CLAUSES.contains(&second);
+    if ROUTINES.contains(&word) {
+        return ROUTINE_CLAUSES.contains(&next);
     }
-    if COMMANDS.contains(&first) {
+    if COMMANDS.contains(&word) {
         return false;
     }
     let begins_object =
         |w: &str| DETERMINERS.contains(&w) || w.starts_with(|c: char| c.is_ascii_digit());
-    if is_verb(first) {
+    if is_verb(word) {
         // "Set up all of the …": the object begins after the particle.
-        let next = match words.get(2) {
-            Some(third) if PARTICLES.contains(&second) => third,
-            _ => second,
+        let object = match tokens.get(2) {
+            Some(third) if PARTICLES.contains(&next) => third.word.as_str(),
+            _ => next,
         };
-        return begins_object(next);
+        return begins_object(object);
     }
-    // A word no list here knows, followed by an article, is an imperative verb the list
-    // lacks ("Convolve an ndarray …", "Obtain the url …", "Given a URL, …"): English puts
-    // no noun there. A gerund is left out, as "loading the config" may name a topic.
-    matches!(second, "a" | "an" | "the")
-        && first.chars().all(|c| c.is_ascii_alphabetic())
-        && !first.ends_with("ing")
-        && NOT_VERBS.binary_search(&first).is_err()
+    matches!(next, "a" | "an" | "the") && second.lower && !first.stop && unknown_verb(word)
 }
 
-/// Where the question's verb may begin: after a leading condition of at most five words
-/// that ends with a comma ("If needed, get a default color …"), else at the first word.
-fn after_condition(tokens: &[(String, bool)]) -> usize {
+/// Whether `word`, followed by an article, is an imperative verb no list here knows
+/// ("Convolve an ndarray …", "Obtain the url …"): English puts no noun there. A gerund
+/// ("loading the config" may name a topic) and a past tense ("Fixed a crash …" reports)
+/// are not, nor any word the lists give another part.
+fn unknown_verb(word: &str) -> bool {
+    let gerund = word.len() > 5 && word.ends_with("ing");
+    let past = word.len() > 4 && word.ends_with("ed");
+    word.chars().all(|c| c.is_ascii_alphabetic())
+        && !gerund
+        && !past
+        && NOT_VERBS.binary_search(&word).is_err()
+        && ![DETERMINERS, CONDITIONS, PARTICLES, ROUTINES]
+            .iter()
+            .any(|list| list.contains(&word))
+}
+
+/// Where the question's verb may begin: after a leading condition of at most
+/// [`CONDITION_WORDS`] words that ends with a comma ("If needed, get a default color …"),
+/// else at the first word.
+fn after_condition(tokens: &[Token]) -> usize {
     let opens_condition = tokens
         .first()
-        .is_some_and(|(w, _)| CONDITIONS.contains(&w.as_str()));
+        .is_some_and(|t| CONDITIONS.contains(&t.word.as_str()));
     if !opens_condition {
         return 0;
     }
     tokens
         .iter()
-        .take(5)
-        .position(|(_, comma)| *comma)
+        .take(CONDITION_WORDS)
+        .position(|t| t.stop)
         .map_or(0, |i| i + 1)
 }
 
@@ -358,9 +533,11 @@ mod tests {
             "Obtain the url to use when making the final request.",
             "Given a URL that may or may not have a scheme, prepend the given scheme.",
             "Set up all of the standard metric prefixes for a unit.",
-            "Iterate over all header lines, including duplicate ones.",
             "If needed, get a default color by using the matplotlib property cycle.",
             "When called, returns the value",
+            "If the file is missing, create the file",
+            "Given a type annotation, store all the name nodes it refers to.",
+            "Ping the server",
         ] {
             assert!(describes_behaviour(q), "{q}");
         }
@@ -386,6 +563,23 @@ mod tests {
             "loading the configuration file",
             "if the cache is cold",
             "set of all options",
+            "If needed,",
+            "Set up",
+            "Clean up temp files",
+            "v2 the api",
+            "send over the wire",
+            "Explain the authentication flow",
+            "Describe the plugin system",
+            "Bug: the parser crashes on empty input",
+            "Router, the main entry point",
+            "All the places where a socket is opened",
+            "the the parser",
+            "Sometimes the build hangs",
+            "whats the entry point",
+            "Given a user id, how do I find their sessions",
+            "Class A network address parsing",
+            "Fixed a crash when opening a file",
+            "Using the cache for lookups",
             "Router",
             "Returns",
             "",
