@@ -137,6 +137,36 @@ pub fn last_segment(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// A query that is one qualified name as some language writes it: `Sinatra::Base`,
+/// `Phoenix.Controller.render/3`, `Picker:find`, `Logger->pushHandler`,
+/// `Monolog\Handler\StreamHandler`, `Gson#toJson`, `initialize!`, `toJson()`. Its segments,
+/// outermost first, without a call's parentheses or an Elixir arity; a Ruby method keeps its
+/// `!` or `?`. `None` for anything else (a path, a URL, a sentence).
+pub fn qualified_name(raw: &str) -> Option<Vec<&str>> {
+    let mut text = raw.trim().trim_matches('`');
+    if let Some(open) = text.find('(').filter(|_| text.ends_with(')')) {
+        text = &text[..open];
+    }
+    if let Some((head, arity)) = text.rsplit_once('/') {
+        if arity.is_empty() || !arity.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        text = head;
+    }
+    let segments: Vec<&str> = text
+        .split([':', '.', '\\', '#'])
+        .flat_map(|s| s.split("->"))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let word = |s: &str| {
+        s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
+    let (last, outer) = segments.split_last()?;
+    let last_ok = word(last.strip_suffix(['!', '?']).unwrap_or(last));
+    (last_ok && outer.iter().all(|s| word(s))).then_some(segments)
+}
+
 /// How a question asks for names.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Names {
@@ -147,6 +177,9 @@ pub struct Names {
     /// Whether the whole query is the name (`Router`, `Sinatra::Base`): its definition
     /// should come first. Otherwise the names sit inside a sentence and weigh less.
     pub whole_query: bool,
+    /// The segment before the name in a query that is one qualified name (`Controller` in
+    /// `Phoenix.Controller.render/3`): the file named after it is where to look first.
+    pub qualifier: Option<String>,
 }
 
 /// The names a question asks for: the whole query when it is one token (`Logger`,
@@ -165,13 +198,21 @@ pub fn names(q: &Query) -> Names {
         }
     };
     if one {
-        if let Some(tok) = q.tokens.first() {
-            push(tok);
+        let segments = qualified_name(&q.raw);
+        match segments.as_deref() {
+            Some([.., name]) => push(name),
+            _ => {
+                if let Some(tok) = q.tokens.first() {
+                    push(tok);
+                }
+            }
         }
+        let qualifier = segments.and_then(|s| s.iter().rev().nth(1).map(|q| q.to_lowercase()));
         return Names {
             names: out,
             written,
             whole_query: true,
+            qualifier,
         };
     }
     let first = q.raw.split_whitespace().next().unwrap_or("");
@@ -184,6 +225,7 @@ pub fn names(q: &Query) -> Names {
         names: out,
         written,
         whole_query: false,
+        qualifier: None,
     }
 }
 
@@ -295,6 +337,38 @@ mod tests {
         assert!(stem_is("lib/phoenix/channel.ex", "channel"));
         assert!(stem_is("pkg/http_server.go", "HttpServer"));
         assert!(!stem_is("src/Monolog/Registry.php", "Logger"));
+    }
+
+    #[test]
+    fn a_qualified_name_in_each_language_asks_for_its_last_segment() {
+        for (query, name, qualifier) in [
+            ("Sinatra::Base", "base", Some("sinatra")),
+            ("Phoenix.Controller.render/3", "render", Some("controller")),
+            ("Picker:find", "find", Some("picker")),
+            ("Logger->pushHandler", "pushhandler", Some("logger")),
+            (
+                "Monolog\\Handler\\StreamHandler",
+                "streamhandler",
+                Some("handler"),
+            ),
+            ("Gson#toJson", "tojson", Some("gson")),
+            (
+                "Rails::Application#initialize!",
+                "initialize!",
+                Some("application"),
+            ),
+            ("toJson()", "tojson", None),
+            ("empty?", "empty?", None),
+            ("Router", "router", None),
+        ] {
+            let n = names(&prepare(query).unwrap());
+            assert_eq!(n.names, [name], "{query}");
+            assert_eq!(n.qualifier.as_deref(), qualifier, "{query}");
+            assert!(n.whole_query, "{query}");
+        }
+        assert_eq!(qualified_name("src/search/rank.rs"), None);
+        assert_eq!(qualified_name("https://example.com"), None);
+        assert_eq!(qualified_name("a-b"), None);
     }
 
     #[test]

@@ -47,13 +47,38 @@ pub(super) fn rerank(
     };
     let file_lift = file_lifts(spans, ev.keywords, scale);
     let defined = Defined::of(ev.definitions);
+    // A query that is a name defined on the branch asks for a definition: a file that holds
+    // none is not lifted for its name (`initializable.rb` for `initialize!`), only for its
+    // matches (where the name is used), while among the files that define it (`formatter`
+    // is specialised in every header) the name still says which is the main one
+    // (`format.h`). A qualified name says which itself when a file named after its
+    // qualifier defines it (`controller.ex` for `Phoenix.Controller.render/3`, not
+    // `render_errors.ex`).
+    let looked_up = ev.names.whole_query && !ev.definitions.is_empty();
+    let defines = |s: &Span| {
+        s.members
+            .iter()
+            .filter_map(|&m| chunk_of_span.get(m))
+            .any(|c| defined.holds(&c.content_hash))
+    };
+    let home = ev.names.qualifier.as_deref().filter(|q| {
+        spans
+            .iter()
+            .any(|s| defines(s) && evidence::stem_is(&s.path, q))
+    });
+    let lifts_name =
+        |s: &Span| !looked_up || (defines(s) && home.is_none_or(|q| evidence::stem_is(&s.path, q)));
     let mut lifted: HashSet<String> = HashSet::new();
     for s in spans.iter_mut() {
         let mut add = 0.0;
         // A file's lift goes to its best span only (spans arrive best first): its other
         // spans keep their own evidence, so they do not push other files' answers out.
         if lifted.insert(s.path.clone()) {
-            add += file_lift.get(&s.path).copied().unwrap_or(0.0);
+            let lift = file_lift.get(&s.path).copied().unwrap_or_default();
+            add += lift.matches;
+            if lifts_name(s) {
+                add += lift.name;
+            }
         }
         let definition = s
             .members
@@ -77,7 +102,7 @@ pub(super) fn rerank(
 /// The lift of each file, in shares of the best score: the share of the question's words
 /// its path holds, whether it is named after the question's topic, and its share of the
 /// best file's summed span scores; times `scale`.
-fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String, f64> {
+fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String, FileLift> {
     let mut sum: HashMap<String, f64> = HashMap::new();
     for s in spans {
         *sum.entry(s.path.clone()).or_default() += s.score;
@@ -105,10 +130,22 @@ fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String
             };
             let topical = topic.is_some_and(|t| evidence::named_after(t, path));
             let topical = if topical { p::TOPIC_FILE } else { 0.0 };
-            let lift = scale * (p::COHERENCE * coherence + p::PATH * named + topical);
+            let lift = FileLift {
+                matches: scale * p::COHERENCE * coherence,
+                name: scale * (p::PATH * named + topical),
+            };
             (path.clone(), lift)
         })
         .collect()
+}
+
+/// A file's lift, in shares of the best score, by its evidence.
+#[derive(Debug, Clone, Copy, Default)]
+struct FileLift {
+    /// For the spans that match in it, and in the directory it is the module of.
+    matches: f64,
+    /// For its name: the question's words, or its topic.
+    name: f64,
 }
 
 /// For each file that is the module of a directory beside it (`rails/railtie.rb` for
@@ -151,7 +188,13 @@ fn definition_lift(path: &str, d: &SymbolHit, names: &Names) -> f64 {
         .and_then(|i| names.written.get(i))
         .map_or(lower.as_str(), String::as_str);
     let lift = base * evidence::definition_weight(&d.kind, &d.name, written);
-    if evidence::stem_is(path, &d.name) {
+    // `Logger.php` for `pushHandler`, and for `Logger->pushHandler` too.
+    let in_its_file = evidence::stem_is(path, &d.name)
+        || names
+            .qualifier
+            .as_deref()
+            .is_some_and(|q| evidence::stem_is(path, q));
+    if in_its_file {
         lift * p::DEFINITION_IN_ITS_FILE
     } else {
         lift
@@ -170,6 +213,11 @@ impl<'a> Defined<'a> {
             by_content.entry(&d.content_hash).or_default().push(d);
         }
         Defined { by_content }
+    }
+
+    /// Whether the content `hash` defines any of the names.
+    fn holds(&self, hash: &str) -> bool {
+        self.by_content.contains_key(hash)
     }
 
     /// The definitions whose first line lies in chunk `c`.

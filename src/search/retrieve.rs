@@ -117,7 +117,13 @@ pub fn definitions_named(
     }
     let mut out = Vec::new();
     for name in names {
-        out.extend(db.definitions_named(branch, name, MAX_NAMED)?);
+        let mut found = db.definitions_named(branch, name, MAX_NAMED)?;
+        // `empty?` and `save!` name Ruby methods; elsewhere the mark is punctuation
+        // (`Router?`), and the name without it is what is defined.
+        if let Some(bare) = name.strip_suffix(['!', '?']).filter(|_| found.is_empty()) {
+            found = db.definitions_named(branch, bare, MAX_NAMED)?;
+        }
+        out.extend(found);
     }
     Ok(out)
 }

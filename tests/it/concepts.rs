@@ -92,3 +92,54 @@ fn every_language_has_definitions_and_a_test_frameworks_code_is_code() {
         "{languages:?}"
     );
 }
+
+#[test]
+fn a_qualified_name_in_its_languages_notation_finds_its_definition() {
+    // Each name is said far more often in a file that does not define it, or defined too
+    // in a file whose name resembles it; the notation says which definition is meant.
+    let mentions = |name: &str| format!("{name} ").repeat(12);
+    let repo = TestRepo::with_files(&[
+        (
+            "src/Monolog.php",
+            "<?php\nnamespace Monolog;\n\n/** The Monolog facade. */\nclass Monolog\n{\n}\n",
+        ),
+        (
+            "src/Handler/StreamHandler.php",
+            "<?php\nnamespace Monolog\\Handler;\n\nclass StreamHandler extends AbstractHandler\n{\n    public function write(array $record): void\n    {\n    }\n}\n",
+        ),
+        (
+            "src/Handler/HandlerRegistry.php",
+            &format!("<?php\nnamespace Monolog\\Handler;\n\n// {}\nclass HandlerRegistry\n{{\n}}\n", mentions("Monolog Handler StreamHandler")),
+        ),
+        (
+            "lib/rails/application.rb",
+            "module Rails\n  class Application\n    def initialize!(group = :default)\n      run_initializers(group, self)\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/rails/initializable.rb",
+            &format!("module Rails\n  module Initializable\n    # {}\n    def initialize(name)\n      @name = name\n    end\n  end\nend\n", mentions("initialize initializers")),
+        ),
+        (
+            "lib/phoenix/controller.ex",
+            "defmodule Phoenix.Controller do\n  def render(conn, template, assigns) do\n    conn\n  end\nend\n",
+        ),
+        (
+            "lib/phoenix/endpoint/render_errors.ex",
+            &format!("defmodule Phoenix.Endpoint.RenderErrors do\n  # {}\n  def render(conn, kind, reason) do\n    conn\n  end\nend\n", mentions("render Phoenix Controller render")),
+        ),
+    ]);
+    let wrong: Vec<_> = [
+        (
+            "Monolog\\Handler\\StreamHandler",
+            "src/Handler/StreamHandler.php",
+        ),
+        ("Rails::Application#initialize!", "lib/rails/application.rb"),
+        ("initialize!", "lib/rails/application.rb"),
+        ("Phoenix.Controller.render/3", "lib/phoenix/controller.ex"),
+    ]
+    .into_iter()
+    .map(|(query, file)| (query, file, repo.hit_paths(query, &[])))
+    .filter(|(_, file, hits)| hits.first().map(String::as_str) != Some(*file))
+    .collect();
+    assert!(wrong.is_empty(), "{wrong:?}");
+}
