@@ -139,9 +139,11 @@ pub fn last_segment(name: &str) -> &str {
 
 /// A query that is one qualified name as some language writes it: `Sinatra::Base`,
 /// `Phoenix.Controller.render/3`, `Picker:find`, `Logger->pushHandler`,
-/// `Monolog\Handler\StreamHandler`, `Gson#toJson`, `initialize!`, `toJson()`. Its segments,
-/// outermost first, without a call's parentheses or an Elixir arity; a Ruby method keeps its
-/// `!` or `?`. `None` for anything else (a path, a URL, a sentence).
+/// `Monolog\Handler\StreamHandler`, `Gson#toJson`, `initialize!`, `toJson()`. Its
+/// segments, outermost first, without a call's parentheses or an Elixir arity; a Ruby method
+/// keeps its `!` or `?`. `None` when a segment is not an identifier (a `/` path, a URL,
+/// `$var`, `a-b`) or the name is shorter than two characters (`Foo#x`, `Foo::!`). A file
+/// name reads as one (`config.toml`: `toml` in `config`), as it did before these notations.
 pub fn qualified_name(raw: &str) -> Option<Vec<&str>> {
     let mut text = raw.trim().trim_matches('`');
     if let Some(open) = text.find('(').filter(|_| text.ends_with(')')) {
@@ -158,13 +160,11 @@ pub fn qualified_name(raw: &str) -> Option<Vec<&str>> {
         .flat_map(|s| s.split("->"))
         .filter(|s| !s.is_empty())
         .collect();
-    let word = |s: &str| {
-        s.chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    };
+    let word = |s: &str| s.chars().all(|c| c.is_alphanumeric() || c == '_');
     let (last, outer) = segments.split_last()?;
-    let last_ok = word(last.strip_suffix(['!', '?']).unwrap_or(last));
-    (last_ok && outer.iter().all(|s| word(s))).then_some(segments)
+    let name = last.strip_suffix(['!', '?']).unwrap_or(last);
+    let named = name.chars().count() >= 2 && word(name);
+    (named && outer.iter().all(|s| word(s))).then_some(segments)
 }
 
 /// How a question asks for names.
@@ -177,15 +177,21 @@ pub struct Names {
     /// Whether the whole query is the name (`Router`, `Sinatra::Base`): its definition
     /// should come first. Otherwise the names sit inside a sentence and weigh less.
     pub whole_query: bool,
+    /// Whether the whole query reads as a name ([`qualified_name`]), not merely one word
+    /// (a path, `foo-bar`): only then does it ask for a definition and nothing else.
+    pub is_name: bool,
     /// The segment before the name in a query that is one qualified name (`Controller` in
     /// `Phoenix.Controller.render/3`): the file named after it is where to look first.
     pub qualifier: Option<String>,
 }
 
-/// The names a question asks for: the whole query when it is one token (`Logger`,
-/// `serde::Deserialize`, `bats_load_library`, `formatter`), else the tokens of the sentence
-/// written as code (`defineConfig`, `nvm_find_project_dir`, `Picker:find`, `JsonWriter`,
-/// a capitalised word after the first: `how Application configures`).
+/// The names a question asks for. For a one-word query, its last segment as a qualified
+/// name (`Logger`, `serde::Deserialize` → `deserialize`, `Logger->pushHandler` →
+/// `pushhandler`, `bats_load_library`, `formatter`) when the query's own tokens hold that
+/// name (`Logger在哪里` is a sentence without spaces), else its first token's last segment.
+/// Otherwise the tokens of the sentence written as code (`defineConfig`,
+/// `nvm_find_project_dir`, `Picker:find`, `JsonWriter`, a capitalised word after the first:
+/// `how Application configures`).
 pub fn names(q: &Query) -> Names {
     let one = q.raw.split_whitespace().count() == 1;
     let mut out: Vec<String> = Vec::new();
@@ -198,7 +204,12 @@ pub fn names(q: &Query) -> Names {
         }
     };
     if one {
-        let segments = qualified_name(&q.raw);
+        let segments = qualified_name(&q.raw).filter(|s| {
+            let name = s.last().map_or("", |n| n.trim_end_matches(['!', '?']));
+            q.tokens
+                .iter()
+                .any(|t| last_segment(t).eq_ignore_ascii_case(name))
+        });
         match segments.as_deref() {
             Some([.., name]) => push(name),
             _ => {
@@ -207,12 +218,12 @@ pub fn names(q: &Query) -> Names {
                 }
             }
         }
-        let qualifier = segments.and_then(|s| s.iter().rev().nth(1).map(|q| q.to_lowercase()));
         return Names {
             names: out,
             written,
             whole_query: true,
-            qualifier,
+            is_name: segments.is_some(),
+            qualifier: segments.and_then(|s| s.iter().rev().nth(1).map(|q| q.to_lowercase())),
         };
     }
     let first = q.raw.split_whitespace().next().unwrap_or("");
@@ -225,6 +236,7 @@ pub fn names(q: &Query) -> Names {
         names: out,
         written,
         whole_query: false,
+        is_name: false,
         qualifier: None,
     }
 }
@@ -364,11 +376,24 @@ mod tests {
             let n = names(&prepare(query).unwrap());
             assert_eq!(n.names, [name], "{query}");
             assert_eq!(n.qualifier.as_deref(), qualifier, "{query}");
-            assert!(n.whole_query, "{query}");
+            assert!(n.whole_query && n.is_name, "{query}");
         }
         assert_eq!(qualified_name("src/search/rank.rs"), None);
         assert_eq!(qualified_name("https://example.com"), None);
         assert_eq!(qualified_name("a-b"), None);
+        assert_eq!(qualified_name("$logger"), None);
+        assert_eq!(qualified_name("Foo::!"), None);
+        assert_eq!(qualified_name("Foo#x"), None);
+        // Not a name: the first token, as before, and no name-only ranking.
+        for (query, name) in [
+            ("Logger在哪里", "logger"),
+            ("$logger", "logger"),
+            ("Foo#x", "foo"),
+        ] {
+            let n = names(&prepare(query).unwrap());
+            assert_eq!(n.names, [name], "{query}");
+            assert!(!n.is_name && n.qualifier.is_none(), "{query}");
+        }
     }
 
     #[test]

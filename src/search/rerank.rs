@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use super::evidence::{self, Names};
 use super::fusion::{sort_best_first, Source, Span};
 use super::params::rerank as p;
+use super::retrieve;
 use crate::store::catalog::SymbolHit;
 use crate::store::ChunkRef;
 
@@ -21,7 +22,8 @@ pub(super) struct Evidence<'a> {
     pub keywords: &'a [String],
     /// The names it asks for.
     pub names: &'a Names,
-    /// Definitions on the branch whose name is one of those names.
+    /// Definitions on the branch whose name is one of those names (or, for a name ending
+    /// in `!` or `?` that nothing defines, the name without it).
     pub definitions: &'a [SymbolHit],
     /// The question describes what one piece of code does (`search::wording`): whole
     /// files are lifted much less.
@@ -54,13 +56,17 @@ pub(super) fn rerank(
     // (`format.h`). A qualified name says which itself when a file named after its
     // qualifier defines it (`controller.ex` for `Phoenix.Controller.render/3`, not
     // `render_errors.ex`).
-    let looked_up = ev.names.whole_query && !ev.definitions.is_empty();
+    // Only for a query that reads as a name (not a path), among spans that hold a
+    // definition of it, and when the lookup saw every definition (a name defined more
+    // than `MAX_NAMED` times is cut arbitrarily).
     let defines = |s: &Span| {
         s.members
             .iter()
             .filter_map(|&m| chunk_of_span.get(m))
             .any(|c| defined.holds(&c.content_hash))
     };
+    let looked_up =
+        ev.names.is_name && ev.definitions.len() < retrieve::MAX_NAMED && spans.iter().any(defines);
     let home = ev.names.qualifier.as_deref().filter(|q| {
         spans
             .iter()
@@ -181,10 +187,11 @@ fn definition_lift(path: &str, d: &SymbolHit, names: &Names) -> f64 {
         p::DEFINITION_IN_SENTENCE
     };
     let lower = evidence::last_segment(&d.name).to_lowercase();
+    // `router` found for `Router?` is still the name as the query wrote it.
     let written = names
         .names
         .iter()
-        .position(|n| *n == lower)
+        .position(|n| *n == lower || n.trim_end_matches(['!', '?']) == lower)
         .and_then(|i| names.written.get(i))
         .map_or(lower.as_str(), String::as_str);
     let lift = base * evidence::definition_weight(&d.kind, &d.name, written);
@@ -280,6 +287,31 @@ mod tests {
         };
         rerank(spans, chunks, &ev, &|_| 1.0);
         spans.iter().map(|s| s.path.clone()).collect()
+    }
+
+    #[test]
+    fn a_file_only_named_like_the_name_does_not_outrank_its_definition() {
+        let chunks = vec![chunk("initializable", 1, 40), chunk("application", 1, 40)];
+        let defs = vec![definition("application", "initialize!", "method", 3)];
+        let mut spans = vec![
+            span("lib/initializable.rb", 1.0, 0),
+            span("lib/application.rb", 0.2, 1),
+        ];
+        let order = ranked("initialize!", &mut spans, &chunks, &defs);
+        assert_eq!(order[0], "lib/application.rb", "{order:?}");
+    }
+
+    #[test]
+    fn with_no_definition_among_the_results_a_file_keeps_its_name() {
+        // `--path 'tests/**'` leaves out the file that defines `Logger`.
+        let chunks = vec![chunk("other", 1, 40), chunk("test", 1, 40)];
+        let defs = vec![definition("elsewhere", "Logger", "class", 3)];
+        let mut spans = vec![
+            span("tests/Util.php", 1.0, 0),
+            span("tests/LoggerTest.php", 0.5, 1),
+        ];
+        let order = ranked("Logger", &mut spans, &chunks, &defs);
+        assert_eq!(order[0], "tests/LoggerTest.php", "{order:?}");
     }
 
     #[test]

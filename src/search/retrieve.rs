@@ -106,7 +106,8 @@ pub fn symbol_hits(
 }
 
 /// Definitions on the branch whose name is one of
-/// `names` (lower-case; the index stores a qualified name by its last part), at most [`MAX_NAMED`] per name.
+/// `names` (lower-case; the index stores a qualified name by its last part), at most [`MAX_NAMED`] per name;
+/// for a name ending in `!` or `?` that nothing defines, those of the name without it.
 pub fn definitions_named(
     db: &Db,
     branch: &str,
@@ -130,7 +131,7 @@ pub fn definitions_named(
 
 /// Most definitions of one name that the second stage lifts (a name defined more often
 /// than this says little about where to look).
-const MAX_NAMED: usize = 200;
+pub(super) const MAX_NAMED: usize = 200;
 
 /// The chunks of the contents that define `hits`, by content hash (in `lang` only, if given).
 pub fn chunks_of_definitions(
