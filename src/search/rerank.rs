@@ -290,28 +290,37 @@ mod tests {
     }
 
     #[test]
-    fn a_file_only_named_like_the_name_does_not_outrank_its_definition() {
-        let chunks = vec![chunk("initializable", 1, 40), chunk("application", 1, 40)];
-        let defs = vec![definition("application", "initialize!", "method", 3)];
-        let mut spans = vec![
-            span("lib/initializable.rb", 1.0, 0),
-            span("lib/application.rb", 0.2, 1),
+    fn a_files_name_counts_for_a_name_only_where_the_name_is_defined() {
+        // (query, its definition's content and kind, [(path, score)] best first, the
+        // expected first):
+        // a file only named like the name does not outrank its definition; with no
+        // definition among the results (`--path 'tests/**'` left it out) a file keeps the
+        // lift for its name.
+        let cases = [
+            (
+                "initialize!",
+                ("application", "method"),
+                [("lib/initializable.rb", 1.0), ("lib/application.rb", 0.2)],
+                "lib/application.rb",
+            ),
+            (
+                "Logger",
+                ("elsewhere", "class"),
+                [("tests/Util.php", 1.0), ("tests/LoggerTest.php", 0.5)],
+                "tests/LoggerTest.php",
+            ),
         ];
-        let order = ranked("initialize!", &mut spans, &chunks, &defs);
-        assert_eq!(order[0], "lib/application.rb", "{order:?}");
-    }
-
-    #[test]
-    fn with_no_definition_among_the_results_a_file_keeps_its_name() {
-        // `--path 'tests/**'` leaves out the file that defines `Logger`.
-        let chunks = vec![chunk("other", 1, 40), chunk("test", 1, 40)];
-        let defs = vec![definition("elsewhere", "Logger", "class", 3)];
-        let mut spans = vec![
-            span("tests/Util.php", 1.0, 0),
-            span("tests/LoggerTest.php", 0.5, 1),
-        ];
-        let order = ranked("Logger", &mut spans, &chunks, &defs);
-        assert_eq!(order[0], "tests/LoggerTest.php", "{order:?}");
+        for (query, (defined_in, kind), results, first) in cases {
+            let chunks = vec![chunk("first", 1, 40), chunk("application", 1, 40)];
+            let defs = vec![definition(defined_in, query, kind, 3)];
+            let mut spans: Vec<Span> = results
+                .iter()
+                .enumerate()
+                .map(|(i, (path, score))| span(path, *score, i))
+                .collect();
+            let order = ranked(query, &mut spans, &chunks, &defs);
+            assert_eq!(order[0], first, "{query}: {order:?}");
+        }
     }
 
     #[test]
