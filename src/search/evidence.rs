@@ -139,14 +139,14 @@ pub fn last_segment(name: &str) -> &str {
 
 /// A query that is one qualified name as some language writes it: `Sinatra::Base`,
 /// `Phoenix.Controller.render/3`, `Picker:find`, `Logger->pushHandler`,
-/// `Monolog\Handler\StreamHandler`, `Gson#toJson`, `initialize!`, `toJson()`. Its
-/// segments, outermost first, without a call's parentheses or an Elixir arity; a Ruby method
-/// keeps its `!` or `?`. `None` when a segment is not an identifier (a `/` path, a URL,
+/// `Monolog\Handler\StreamHandler`, `Gson#toJson`, `(*Command).Execute`, `initialize!`,
+/// `toJson()`. Its segments, outermost first, without a call's parentheses or an Elixir
+/// arity; a Ruby method keeps its `!` or `?`. `None` when a segment is not an identifier (a `/` path, a URL,
 /// `$var`, `a-b`) or the name is shorter than two characters (`Foo#x`, `Foo::!`). A file
 /// name reads as one (`config.toml`: `toml` in `config`), as it did before these notations.
 pub fn qualified_name(raw: &str) -> Option<Vec<&str>> {
     let mut text = raw.trim().trim_matches('`');
-    if let Some(open) = text.find('(').filter(|_| text.ends_with(')')) {
+    if let Some(open) = text.rfind('(').filter(|_| text.ends_with(')')) {
         text = &text[..open];
     }
     if let Some((head, arity)) = text.rsplit_once('/') {
@@ -155,9 +155,11 @@ pub fn qualified_name(raw: &str) -> Option<Vec<&str>> {
         }
         text = head;
     }
+    // Go writes a method with its receiver: `(*Command).Execute`.
     let segments: Vec<&str> = text
         .split([':', '.', '\\', '#'])
         .flat_map(|s| s.split("->"))
+        .map(|s| s.trim_matches(['(', ')', '*']))
         .filter(|s| !s.is_empty())
         .collect();
     let word = |s: &str| s.chars().all(|c| c.is_alphanumeric() || c == '_');
@@ -364,6 +366,8 @@ mod tests {
                 Some("handler"),
             ),
             ("Gson#toJson", "tojson", Some("gson")),
+            ("(*Command).Execute", "execute", Some("command")),
+            ("(*Command).Execute()", "execute", Some("command")),
             (
                 "Rails::Application#initialize!",
                 "initialize!",
