@@ -137,13 +137,20 @@ pub fn last_segment(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// A name without the `!` or `?` that ends a Ruby method's name (`save!`, `empty?`), which
+/// elsewhere is punctuation (`Router?`).
+pub fn without_mark(name: &str) -> &str {
+    name.strip_suffix(['!', '?']).unwrap_or(name)
+}
+
 /// A query that is one qualified name as some language writes it: `Sinatra::Base`,
 /// `Phoenix.Controller.render/3`, `Picker:find`, `Logger->pushHandler`,
 /// `Monolog\Handler\StreamHandler`, `Gson#toJson`, `(*Command).Execute`, `initialize!`,
 /// `toJson()`. Its segments, outermost first, without a call's parentheses or an Elixir
-/// arity; a Ruby method keeps its `!` or `?`. `None` when a segment is not an identifier (a `/` path, a URL,
-/// `$var`, `a-b`) or the name is shorter than two characters (`Foo#x`, `Foo::!`). A file
-/// name reads as one (`config.toml`: `toml` in `config`), as it did before these notations.
+/// arity; a Ruby method keeps its `!` or `?`. `None` when a segment is not an identifier
+/// (a `/` path, a URL, `$var`, `a-b`) or the name is shorter than two characters (`Foo#x`,
+/// `Foo::!`). A file name reads as one (`config.toml`: `toml` in `config`), as it did
+/// before these notations.
 pub fn qualified_name(raw: &str) -> Option<Vec<&str>> {
     let mut text = raw.trim().trim_matches('`');
     if let Some(open) = text.rfind('(').filter(|_| text.ends_with(')')) {
@@ -164,7 +171,7 @@ pub fn qualified_name(raw: &str) -> Option<Vec<&str>> {
         .collect();
     let word = |s: &str| s.chars().all(|c| c.is_alphanumeric() || c == '_');
     let (last, outer) = segments.split_last()?;
-    let name = last.strip_suffix(['!', '?']).unwrap_or(last);
+    let name = without_mark(last);
     let named = name.chars().count() >= 2 && word(name);
     (named && outer.iter().all(|s| word(s))).then_some(segments)
 }
@@ -207,7 +214,7 @@ pub fn names(q: &Query) -> Names {
     };
     if one {
         let segments = qualified_name(&q.raw).filter(|s| {
-            let name = s.last().map_or("", |n| n.trim_end_matches(['!', '?']));
+            let name = s.last().map_or("", |n| without_mark(n));
             q.tokens
                 .iter()
                 .any(|t| last_segment(t).eq_ignore_ascii_case(name))

@@ -49,16 +49,14 @@ pub(super) fn rerank(
     };
     let file_lift = file_lifts(spans, ev.keywords, scale);
     let defined = Defined::of(ev.definitions);
-    // A query that is a name defined on the branch asks for a definition: a file that holds
-    // none is not lifted for its name (`initializable.rb` for `initialize!`), only for its
-    // matches (where the name is used), while among the files that define it (`formatter`
-    // is specialised in every header) the name still says which is the main one
-    // (`format.h`). A qualified name says which itself when a file named after its
-    // qualifier defines it (`controller.ex` for `Phoenix.Controller.render/3`, not
-    // `render_errors.ex`).
-    // Only for a query that reads as a name (not a path), among spans that hold a
-    // definition of it, and when the lookup saw every definition (a name defined more
-    // than `MAX_NAMED` times is cut arbitrarily).
+    // A query that reads as a name (not a path), defined in some result, asks for a
+    // definition: a file that holds none is not lifted for its name (`initializable.rb` for
+    // `initialize!`), only for its matches (where the name is used), while among the files
+    // that define it (`formatter` is specialised in every header) the name still says which
+    // is the main one (`format.h`). A qualified name says which itself when a file named
+    // after its qualifier defines it (`controller.ex` for `Phoenix.Controller.render/3`,
+    // not `render_errors.ex`). Not when the lookup was cut at `MAX_NAMED` definitions: which
+    // files define it is then arbitrary.
     let defines = |s: &Span| {
         s.members
             .iter()
@@ -191,7 +189,7 @@ fn definition_lift(path: &str, d: &SymbolHit, names: &Names) -> f64 {
     let written = names
         .names
         .iter()
-        .position(|n| *n == lower || n.trim_end_matches(['!', '?']) == lower)
+        .position(|n| *n == lower || evidence::without_mark(n) == lower)
         .and_then(|i| names.written.get(i))
         .map_or(lower.as_str(), String::as_str);
     let lift = base * evidence::definition_weight(&d.kind, &d.name, written);

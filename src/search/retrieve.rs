@@ -121,7 +121,8 @@ pub fn definitions_named(
         let mut found = db.definitions_named(branch, name, MAX_NAMED)?;
         // `empty?` and `save!` name Ruby methods; elsewhere the mark is punctuation
         // (`Router?`), and the name without it is what is defined.
-        if let Some(bare) = name.strip_suffix(['!', '?']).filter(|_| found.is_empty()) {
+        let bare = super::evidence::without_mark(name);
+        if found.is_empty() && bare != name {
             found = db.definitions_named(branch, bare, MAX_NAMED)?;
         }
         out.extend(found);
