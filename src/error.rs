@@ -22,6 +22,9 @@ pub enum Error {
     /// Building or updating the index failed.
     #[error(transparent)]
     Index(#[from] crate::index::IndexError),
+    /// Exporting, importing, pushing or pulling an index failed.
+    #[error(transparent)]
+    Share(#[from] crate::share::ShareError),
     /// A search could not be run.
     #[error(transparent)]
     Search(#[from] crate::search::SearchError),
@@ -45,6 +48,7 @@ impl Error {
             Error::Workspace(e) => e.hint(),
             Error::Store(e) => e.hint(),
             Error::Index(e) => e.hint(),
+            Error::Share(e) => e.hint(),
             Error::Search(e) => e.hint(),
             Error::Hooks(e) => e.hint(),
             Error::Model(e) => e.hint(),

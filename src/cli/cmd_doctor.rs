@@ -13,7 +13,7 @@ use git_codesearch::Error;
 pub fn run(dir: &Path, args: &DoctorArgs) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
     let (before, repaired) = if args.repair {
-        doctor::repair(&ws, &super::observer::Terminal::new(true))?
+        doctor::repair::repair(&ws, &super::observer::Terminal::new(true))?
     } else {
         (doctor::check(&ws)?, Vec::new())
     };

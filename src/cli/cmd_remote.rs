@@ -1,13 +1,13 @@
 //! `git codesearch push [REMOTE]` and `git codesearch pull [REMOTE]`: the index shared through
-//! object storage (the work and its checks live in the library, `index::remote`).
+//! object storage (the work and its checks live in the library, `share::remote`).
 
 use std::io::Write;
 use std::path::Path;
 
 use super::{render, Outcome};
 use git_codesearch::git::display_key;
-use git_codesearch::index::IndexError;
-use git_codesearch::store::remote::RemoteError;
+use git_codesearch::share::client::RemoteError;
+use git_codesearch::share::ShareError;
 use git_codesearch::workspace::Workspace;
 use git_codesearch::Error;
 
@@ -22,7 +22,7 @@ fn remote_url(ws: &Workspace, given: Option<&str>) -> Result<String, Error> {
         .or_else(|| ws.repo.config_value(REMOTE_KEY))
     {
         Some(url) if !url.trim().is_empty() => Ok(url.trim().to_string()),
-        _ => Err(IndexError::from(RemoteError::Url {
+        _ => Err(ShareError::from(RemoteError::Url {
             url: "(none)".into(),
             why: format!("no REMOTE given and `git config {REMOTE_KEY}` is not set"),
         })
@@ -43,7 +43,7 @@ pub fn push(dir: &Path, remote: Option<&str>, all: bool) -> Result<Outcome, Erro
     } else {
         vec![ws.branch()?.key]
     };
-    let done = git_codesearch::index::remote::push(&ws, &url, &branches)?;
+    let done = git_codesearch::share::remote::push(&ws, &url, &branches)?;
     let mut out = std::io::stdout();
     for (branch, version) in &done.branches {
         let name = render::safe_text(&display_key(branch)).into_owned();
@@ -68,7 +68,7 @@ pub fn push(dir: &Path, remote: Option<&str>, all: bool) -> Result<Outcome, Erro
 pub fn pull(dir: &Path, remote: Option<&str>) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
     let url = remote_url(&ws, remote)?;
-    let done = git_codesearch::index::remote::pull(&ws, &url)?;
+    let done = git_codesearch::share::remote::pull(&ws, &url)?;
     // Branch names come from the remote: escaped like any text from outside.
     let names = |v: &[String]| -> String {
         if v.is_empty() {

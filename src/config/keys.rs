@@ -4,7 +4,7 @@
 //! keys the workspace asks git for all read this table, so a new setting is one line here
 //! (plus its field, default and range check).
 
-use super::Config;
+use super::settings::Config;
 
 /// How one setting's text is parsed and stored; the error is the reason, for the message.
 type Apply = fn(&mut Config, &str) -> Result<(), &'static str>;

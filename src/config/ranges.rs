@@ -4,7 +4,7 @@
 //! a run read gigabytes per file or wait for minutes (see docs/security.md). What is not a
 //! range (one setting against another, provider names, URLs) is checked in `validate`.
 
-use super::Config;
+use super::settings::Config;
 
 /// One numeric setting's allowed values: `low..=high`, or `low < v` when `open`; always
 /// finite.

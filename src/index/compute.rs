@@ -4,15 +4,15 @@
 
 use std::cell::RefCell;
 
-use super::chunk::Chunker;
 use super::plan::{Plan, Scanned};
-use super::symbols::Tagger;
 use super::walk::WalkedFile;
-use super::{guard, quality};
 use crate::config::IndexConfig;
+use crate::lang;
+use crate::lang::chunk::Chunker;
+use crate::lang::symbols::Tagger;
+use crate::lang::{guard, quality};
 use crate::store::catalog::ComputedContent;
 use crate::store::ChunkRow;
-use crate::text::lang;
 
 /// The result of computing one file.
 pub(super) struct Computed {
@@ -96,18 +96,18 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         let tagged = tree
             .filter(|_| lang::tags_query(cut_as).is_some())
             .map(|tree| tagger.symbols_in(cut_as, text, &tree));
-        let (pieces, slow) = chunker.chunk_within(cut_as, text, super::chunk::SPLIT_TIME);
+        let (pieces, slow) = chunker.chunk_within(cut_as, text, crate::lang::chunk::SPLIT_TIME);
         if slow && note.is_none() {
             note = Some(format!(
                 "splitting took over {} s: the rest is cut in {}-line windows",
-                super::chunk::SPLIT_TIME.as_secs(),
-                super::chunk::WINDOW_LINES
+                crate::lang::chunk::SPLIT_TIME.as_secs(),
+                crate::lang::chunk::WINDOW_LINES
             ));
         }
         let symbols = match tagged {
             Some(symbols) => symbols,
-            None if note.is_none() && super::keyword_defs::applies(cut_as, &f.rel) => {
-                super::keyword_defs::definitions(text)
+            None if note.is_none() && crate::lang::keyword_defs::applies(cut_as, &f.rel) => {
+                crate::lang::keyword_defs::definitions(text)
             }
             None => Vec::new(),
         };

@@ -4,9 +4,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::error::IndexError;
 use super::observe::{Observer, Phase};
 use super::plan::Scanned;
-use super::{rev, scan, walk, IndexError};
+use super::{rev, scan, walk};
 use crate::git::BranchRef;
 use crate::store::catalog::CatalogRow;
 use crate::store::Db;

@@ -5,11 +5,11 @@
 
 use proptest::prelude::*;
 
-use super::chunk::Chunker;
-use super::symbols::Tagger;
+use crate::lang::chunk::Chunker;
+use crate::lang::symbols::Tagger;
 
 fn languages() -> impl Iterator<Item = &'static str> {
-    crate::text::lang::CODE_LANGUAGES
+    crate::lang::CODE_LANGUAGES
         .into_iter()
         .chain(["markdown", "text"])
 }

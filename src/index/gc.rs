@@ -5,9 +5,9 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
+use super::error::IndexError;
 use super::lock::{self, Contention};
 use super::observe::{Event, Observer};
-use super::IndexError;
 use crate::store::Db;
 use crate::workspace::Workspace;
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::store::state::{LockAttempt, LockHolder};
 use crate::store::Db;
 
-use super::IndexError;
+use super::error::IndexError;
 
 /// How long a lease lasts without renewal.
 pub const LEASE_SECS: i64 = 300;

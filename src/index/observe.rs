@@ -59,7 +59,7 @@ pub trait Observer: Sync {
     /// Something happened (see [`Event`]).
     fn event(&self, _event: Event<'_>) {}
     /// Whether to resume an interrupted run; asked only when the options say
-    /// [`super::ResumeChoice::Ask`]. Resuming loses nothing, so that is the default.
+    /// [`super::run::ResumeChoice::Ask`]. Resuming loses nothing, so that is the default.
     fn resume(&self, _checkpoint: &Checkpoint) -> bool {
         true
     }

@@ -10,13 +10,13 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use super::error::IndexError;
 use super::plan::Scanned;
-use super::quality::{self, SkipReason};
 use super::walk::{Source, Walk, WalkedFile};
-use super::IndexError;
 use crate::config::IndexConfig;
 use crate::git::tree::EntryKind;
 use crate::git::Repo;
+use crate::lang::quality::{self, SkipReason};
 
 /// Catalog key under which a commit's tree is indexed.
 pub fn rev_key(commit: &str) -> String {

@@ -7,13 +7,14 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::compute::{compute_one, Computed};
+use super::error::IndexError;
 use super::find::{self, Found};
 use super::lock::{self, Contention};
 use super::observe::{Event, Observer, Phase};
 use super::plan::{self, Plan, Scanned};
 use super::vectors::{self, EmbedPolicy, EmbedReport};
 use super::walk::WalkedFile;
-use super::{rev, scan, walk, IndexError};
+use super::{rev, scan, walk};
 use crate::config::IndexConfig;
 use crate::git::BranchRef;
 use crate::store::catalog::{ComputedContent, RunStats};
@@ -384,7 +385,7 @@ fn compute_all(
             let results = computing
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p));
-            if super::interrupted() {
+            if super::interrupt::interrupted() {
                 return Err(IndexError::Interrupted {
                     done: w.cp.done,
                     total: w.cp.total,

@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::plan::Scanned;
-use super::quality::{self, SkipReason};
 use super::walk::{Walk, WalkedFile};
 use crate::config::IndexConfig;
+use crate::lang::quality::{self, SkipReason};
 use crate::store::catalog::CatalogRow;
 
 /// Hash every walked file (or reuse a cached hash); skipped walk entries become rows too.

@@ -8,9 +8,9 @@
 
 use std::time::Instant;
 
+use super::error::IndexError;
 use super::lock;
 use super::observe::{Event, Observer, Phase};
-use super::IndexError;
 use crate::embed::{EmbedError, Embedder, Reads};
 use crate::store::catalog::RunStats;
 use crate::store::state::{Checkpoint, LockHolder};
@@ -195,7 +195,7 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
     let mut checked_dimension = false;
     let mut i = 0;
     while i < pending.len() {
-        if super::interrupted() {
+        if super::interrupt::interrupted() {
             out.pending = pending.len() - i;
             return Err(IndexError::Interrupted {
                 done: out.embedded,
@@ -325,7 +325,7 @@ fn definition_lines(content: &str) -> String {
     for line in content.lines() {
         let t = line.trim_start();
         let comment = COMMENT_STARTS.iter().any(|m| t.starts_with(m));
-        if comment || !super::keyword_defs::definitions(t).is_empty() {
+        if comment || !crate::lang::keyword_defs::definitions(t).is_empty() {
             out.push_str(t);
             out.push('\n');
         }

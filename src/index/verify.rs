@@ -16,10 +16,10 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::symbols::{MAX_DOC, MAX_SIGNATURE};
 use super::walk::WalkedFile;
 use crate::git::Repo;
-use crate::store::catalog::Symbol;
+use crate::lang::symbols::{MAX_DOC, MAX_SIGNATURE};
+use crate::lang::Symbol;
 use crate::store::unverified::ContentRow;
 use crate::store::{ChunkRow, ChunkStore, Db, StoreError};
 

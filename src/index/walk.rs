@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use ignore::{WalkBuilder, WalkState};
 
-use super::quality::SkipReason;
+use crate::lang::quality::SkipReason;
 use crate::util::files::{read_beneath, Bounded};
 
 /// A regular file found in the work tree, or a blob of a commit that is not checked out.
@@ -146,7 +146,7 @@ fn visit(root: &Arc<Path>, entry: &ignore::DirEntry) -> Visit {
     if !ft.is_file() {
         return Visit::Nothing;
     }
-    if let Err(reason) = super::quality::check_name(&rel) {
+    if let Err(reason) = crate::lang::quality::check_name(&rel) {
         return Visit::Skip(rel, reason);
     }
     match entry.metadata() {

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::thread::JoinHandle;
 
-use super::SearchError;
+use super::types::SearchError;
 use crate::store::Db;
 
 /// A retriever that may have been started.

@@ -1,7 +1,7 @@
 //! Fitting results into an output budget for agents (`--max-tokens`), and collapsing them
 //! to ranked unique files (`--files-only`).
 
-use super::Hit;
+use super::types::Hit;
 use crate::text::tokens;
 
 /// What a budget cut away.

@@ -6,7 +6,7 @@
 //! "Retrievers").
 
 use super::fusion::{Source, Span};
-use super::{Context, Ranked, SearchError};
+use super::types::{Context, Ranked, SearchError};
 
 use super::params::cochange::{HEADS, MIN_SHARE, POSITION};
 

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use super::query::Query;
-use super::SearchError;
+use super::types::SearchError;
 use crate::store::Db;
 
 use super::params::COMMITS;
@@ -42,7 +42,7 @@ pub fn retrieve(
         // files each still say something (square root, as measured).
         let share = c.score / (c.n_files.max(1) as f64).sqrt();
         for (path, hash) in c.files {
-            if lang.is_some_and(|l| crate::text::lang::language_of(&path) != l) {
+            if lang.is_some_and(|l| crate::lang::language_of(&path) != l) {
                 continue;
             }
             by_path

@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::query::{is_stop_word, Query};
-use super::{Context, Fetch, SearchError};
+use super::types::{Context, Fetch, SearchError};
 use crate::store::catalog::SymbolHit;
 use crate::store::ChunkRef;
 use crate::text::words::{singular, split_identifier};

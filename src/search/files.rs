@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::fusion::{Source, Span};
 use super::query::{is_stop_word, Query};
-use super::SearchError;
+use super::types::SearchError;
 use crate::store::{ChunkRef, ChunkStore, Db};
 use crate::text::words::split_identifier;
 use crate::text::words::{push_terms, words};
@@ -277,7 +277,8 @@ mod tests {
 
     #[test]
     fn query_terms_are_quoted_split_and_free_of_stop_words() {
-        let q = super::super::prepare("the parseConfig fails in std::fs, parse it again").unwrap();
+        let q = super::super::types::prepare("the parseConfig fails in std::fs, parse it again")
+            .unwrap();
         assert_eq!(
             match_expression(&q).unwrap(),
             "\"parseconfig\" OR \"parse\" OR \"config\" OR \"fails\" OR \"std\" OR \"fs\""

@@ -5,8 +5,9 @@
 use super::fusion::Source;
 use super::query::Query;
 use super::retrievers::{of, Id};
-use super::{background, commits, files, prepare, retrieve, semantic};
-use super::{Context, Fetch, List, Mode, SearchError};
+use super::types::prepare;
+use super::types::{Context, Fetch, List, Mode, SearchError};
+use super::{background, commits, files, retrieve, semantic};
 
 /// The file-level lists the mode and weights ask for, each started on a thread of its own
 /// (with its own SQLite connection): whole files, whole files for a pasted issue's title,

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{note, prepare, Hit, Query};
+use super::query::Query;
+use super::types::{note, prepare, Hit};
 use crate::config::LlmConfig;
 use crate::http::{self, Client, HttpError};
 

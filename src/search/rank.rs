@@ -12,7 +12,8 @@ use super::params::Ranking;
 use super::query::Query;
 use super::retrievers::{self, Id};
 use super::thirdparty::ThirdParty;
-use super::{commits, files, prior, retrieve, Context, Ranked, SearchError};
+use super::types::{Context, Ranked, SearchError};
+use super::{commits, files, prior, retrieve};
 use crate::config::Config;
 use crate::store::{ChunkRef, ChunkStore};
 
@@ -219,7 +220,7 @@ impl Place<'_> {
         if !self.config.search.path_prior {
             return 1.0;
         }
-        let language = crate::text::lang::language_of(path);
+        let language = crate::lang::language_of(path);
         prior::prior(path, language, self.q, self.third_party.contains(path))
     }
 
@@ -285,7 +286,7 @@ impl Place<'_> {
     /// `hash`) that it ranks at 0-based `i`: weighted reciprocal rank times recency and the
     /// path prior; `None` when the `--path` filter leaves it out.
     fn file_score(&self, listed: Listed, file: Member<'_>) -> Option<files::FileScore> {
-        let language = crate::text::lang::language_of(file.path);
+        let language = crate::lang::language_of(file.path);
         let boost = self.boost(file.path, file.mtime_ns, language)?;
         Some(files::FileScore {
             path: file.path.to_string(),

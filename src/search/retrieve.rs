@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::query::Query;
-use super::SearchError;
+use super::types::SearchError;
 use crate::store::catalog::SymbolHit;
 use crate::store::{filter, ChunkRef, ChunkStore, Db};
 
@@ -186,10 +186,10 @@ pub fn symbol_chunks(
 /// membership, and if that leaves too few while more may exist, asks again with a branch
 /// prefilter. (A current flat copy is scanned instead: `semantic::start`.)
 pub fn vector(
-    cx: &super::Context<'_>,
+    cx: &super::types::Context<'_>,
     model: &str,
     query: &[f32],
-    fetch: super::Fetch<'_>,
+    fetch: super::types::Fetch<'_>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
     let (db, chunks, branch) = (cx.db, cx.chunks, cx.branch);
     let (n, lang) = (fetch.n, fetch.lang);
@@ -229,7 +229,7 @@ pub fn vector(
 /// The chunks of a flat scan's hits that are close enough (`embed.min_similarity`), nearest
 /// first.
 pub fn flat_refs(
-    cx: &super::Context<'_>,
+    cx: &super::types::Context<'_>,
     hits: Vec<crate::store::VectorHit>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
     let kept: Vec<String> = hits
@@ -241,7 +241,7 @@ pub fn flat_refs(
 }
 
 /// Whether a vector hit is similar enough to count (`embed.min_similarity`).
-fn close_enough(cx: &super::Context<'_>, h: &crate::store::VectorHit) -> bool {
+fn close_enough(cx: &super::types::Context<'_>, h: &crate::store::VectorHit) -> bool {
     1.0 - h.distance >= cx.config.embed.min_similarity
 }
 

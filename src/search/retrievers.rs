@@ -9,7 +9,7 @@
 //! list goes in `rank` (chunk lists are fused; file lists lift a file's spans).
 
 use super::fusion::Source;
-use super::Mode;
+use super::types::Mode;
 use crate::config::Weights;
 
 /// Each retriever (a row of [`RETRIEVERS`]).

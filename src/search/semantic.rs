@@ -3,7 +3,8 @@
 //! BM25 + symbols with a reason, never fails it (unless `--mode vector` asked for vectors).
 
 use super::query::Query;
-use super::{retrieve, Context, Fetch, SearchError};
+use super::retrieve;
+use super::types::{Context, Fetch, SearchError};
 use crate::config::Config;
 use crate::store::flat::{Flat, Nearest};
 use crate::store::ChunkRef;
@@ -230,11 +231,11 @@ fn embed_query(config: &Config, q: &Query) -> Result<Vec<f32>, crate::embed::Emb
 /// The file list a search's vectors make, with its weight: hybrid mode only (`--mode vector`
 /// ranks chunks by their vectors alone), at the weight the query's shape gives it.
 pub fn file_list(
-    lists: &[super::List],
-    mode: super::Mode,
+    lists: &[super::types::List],
+    mode: super::types::Mode,
     ranking: &super::params::Ranking,
 ) -> (Vec<String>, f64) {
-    if mode != super::Mode::Hybrid || ranking.vector_files <= 0.0 {
+    if mode != super::types::Mode::Hybrid || ranking.vector_files <= 0.0 {
         return (Vec::new(), 0.0);
     }
     (files(lists), ranking.vector_files)
@@ -242,7 +243,7 @@ pub fn file_list(
 
 /// The distinct contents of the vector list, nearest first: the file list a question's
 /// vectors make (`search.question_vector_file_weight`).
-fn files(lists: &[super::List]) -> Vec<String> {
+fn files(lists: &[super::types::List]) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     lists
         .iter()

@@ -5,7 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::params;
 
-use super::{Db, StoreError};
+use super::error::StoreError;
+use super::sqlite::Db;
 
 /// One file of one branch, as recorded in the catalog.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,36 +25,19 @@ pub struct CatalogRow {
     pub indexed_at: i64,
 }
 
-/// A definition found in some content.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Symbol {
-    /// Identifier as written.
-    pub name: String,
-    /// function, method, class, interface, module, …
-    pub kind: String,
-    /// First line of the definition (1-based).
-    pub start_line: u32,
-    /// Last line of the definition (1-based, inclusive).
-    pub end_line: u32,
-    /// The definition's first line, trimmed.
-    pub signature: String,
-    /// Doc comment, if any.
-    pub doc: Option<String>,
-}
+pub use crate::lang::Symbol;
 
-impl Symbol {
-    /// A symbol from the columns `name, kind, start_line, end_line, signature, doc` of a row,
-    /// starting at column `at`.
-    pub(crate) fn from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Symbol> {
-        Ok(Symbol {
-            name: r.get(at)?,
-            kind: r.get(at + 1)?,
-            start_line: r.get(at + 2)?,
-            end_line: r.get(at + 3)?,
-            signature: r.get(at + 4)?,
-            doc: r.get(at + 5)?,
-        })
-    }
+/// A symbol from the columns `name, kind, start_line, end_line, signature, doc` of a row,
+/// starting at column `at`.
+pub(crate) fn symbol_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Symbol> {
+    Ok(Symbol {
+        name: r.get(at)?,
+        kind: r.get(at + 1)?,
+        start_line: r.get(at + 2)?,
+        end_line: r.get(at + 3)?,
+        signature: r.get(at + 4)?,
+        doc: r.get(at + 5)?,
+    })
 }
 
 /// The metadata of one computed content hash, written once its chunks are stored.

@@ -11,8 +11,9 @@ use rayon::prelude::*;
 use rusqlite::{params, params_from_iter, Transaction};
 
 use super::chunkterms;
+use super::error::StoreError;
 use super::lance::{self, Lance};
-use super::{Db, StoreError};
+use super::sqlite::Db;
 use crate::text::words::document_terms;
 
 /// One chunk of one content hash.

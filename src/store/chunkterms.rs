@@ -10,7 +10,8 @@
 use rayon::prelude::*;
 use rusqlite::{params, params_from_iter, CachedStatement, Connection};
 
-use super::{Db, StoreError};
+use super::error::StoreError;
+use super::sqlite::Db;
 use crate::text::words::document_terms;
 
 /// The table's tokenizer without and with stemming. `_` is part of a token, so a whole

@@ -3,7 +3,8 @@
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{Db, StoreError};
+use super::error::StoreError;
+use super::sqlite::Db;
 
 /// A file that changed together with another.
 #[derive(Debug, Clone, PartialEq)]

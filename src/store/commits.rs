@@ -5,8 +5,9 @@
 
 use rusqlite::params;
 
+use super::error::StoreError;
 use super::fileterms::row_of;
-use super::{Db, StoreError};
+use super::sqlite::Db;
 
 /// One commit to store.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,8 @@
 
 use rusqlite::params;
 
-use super::{Db, StoreError};
+use super::error::StoreError;
+use super::sqlite::Db;
 
 impl Db {
     /// Content hashes of `branch` that have chunks but no vectors from `model` yet, in a

@@ -4,7 +4,8 @@
 
 use rusqlite::params;
 
-use super::{Db, StoreError};
+use super::error::StoreError;
+use super::sqlite::Db;
 
 /// The row id of a content's terms: the first 60 bits of its hash (hex), so a content's
 /// row is addressed without a scan. Two contents sharing 60 bits would share a row, which

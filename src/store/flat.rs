@@ -12,9 +12,8 @@ use std::collections::{BinaryHeap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 
-use super::lance::table_dir;
-use super::vectors::{table_name, VectorHit};
-use super::StoreError;
+use super::error::StoreError;
+use super::lance::{table_dir, table_name, VectorHit};
 
 /// First bytes of a flat file (the format's version is the last digit).
 const MAGIC: &[u8; 8] = b"GCSFLAT1";

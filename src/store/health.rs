@@ -5,7 +5,8 @@ use std::collections::HashSet;
 
 use rusqlite::params;
 
-use super::{Db, StoreError};
+use super::error::StoreError;
+use super::sqlite::Db;
 
 /// Tables and views every index of the current schema has.
 const EXPECTED: [&str; 11] = [

@@ -8,10 +8,11 @@ use std::collections::HashMap;
 
 use rusqlite::{params, params_from_iter};
 
+use super::chunks::ChunkRow;
 use super::chunks::{
     chunk_number, placeholders, row_of, ChunkStore, IN_BATCH, ROW_COLUMNS, ROW_TABLES,
 };
-use super::{ChunkRow, StoreError};
+use super::error::StoreError;
 
 /// A chunk's place and identity, without its text: what ranking needs. The text of the
 /// few that make the final results is read with [`ChunkStore::take_rows`].

@@ -9,7 +9,29 @@ use arrow_array::{Float32Array, RecordBatch, StringArray};
 use futures::TryStreamExt;
 use lancedb::query::ExecutableQuery;
 
-use super::StoreError;
+use super::error::StoreError;
+
+/// The prefix of each embedding model's vector table.
+pub(super) const PREFIX: &str = "vectors_";
+
+/// A chunk found by vector search.
+#[derive(Debug, Clone)]
+pub struct VectorHit {
+    /// Chunk id.
+    pub id: String,
+    /// Content hash.
+    pub content_hash: String,
+    /// Cosine distance (lower is closer).
+    pub distance: f32,
+}
+
+/// The table name for a model id (a stable hash keeps names short and safe).
+pub fn table_name(model: &str) -> String {
+    format!(
+        "{PREFIX}{}",
+        &crate::util::sha256_hex(model.as_bytes())[..16]
+    )
+}
 
 /// The table of chunks before schema version 8 (chunks live in SQLite now).
 pub(super) const LEGACY_CHUNK_TABLE: &str = "code_chunks";

@@ -7,7 +7,8 @@ use rusqlite::{params, OptionalExtension};
 
 use super::catalog::{RunStats, SymbolHit};
 use super::chunks::{placeholders, IN_BATCH};
-use super::{Db, StoreError};
+use super::error::StoreError;
+use super::sqlite::Db;
 
 impl Db {
     /// (content hash, path, mtime) for every path of `branch` holding one of `hashes`.
@@ -155,7 +156,7 @@ impl Db {
             .query_map(params![branch, name.to_lowercase(), limit as i64], |r| {
                 Ok(Definition {
                     path: r.get(0)?,
-                    symbol: super::catalog::Symbol::from_row(r, 1)?,
+                    symbol: super::catalog::symbol_from_row(r, 1)?,
                 })
             })
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())

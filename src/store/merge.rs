@@ -5,8 +5,9 @@ use std::path::Path;
 
 use rusqlite::params;
 
+use super::error::StoreError;
+use super::sqlite::Db;
 use super::unverified::UNVERIFIED;
-use super::{Db, StoreError};
 
 impl Db {
     /// Write a consistent, compact copy of the database to `path` (which must not exist),
@@ -15,7 +16,7 @@ impl Db {
     /// rather than parse a stranger's), and without catalog rows whose paths an importer
     /// refuses (a work-tree name such as `git~1/x` that git would never check out).
     pub fn snapshot_into(&self, path: &Path) -> Result<(), StoreError> {
-        let err = |e| super::sqlite_err(path, "snapshot database", e);
+        let err = |e| super::sqlite::sqlite_err(path, "snapshot database", e);
         self.conn
             .execute("VACUUM INTO ?1", params![path.to_string_lossy()])
             .map_err(|e| self.err("snapshot database", e))?;

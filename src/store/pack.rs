@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection};
 
+use super::error::StoreError;
+use super::sqlite::Db;
 use super::unverified::{MISMATCH, UNVERIFIED};
-use super::{Db, StoreError};
 
 /// One catalog row as a manifest carries it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,7 +112,7 @@ impl Db {
     /// Write a pack of the contents `hashes` (all computed here) to `out`.
     pub fn write_pack(&self, out: &Path, hashes: &[String]) -> Result<(), StoreError> {
         empty_snapshot(out)?;
-        let err = |e| super::sqlite_err(out, "write pack", e);
+        let err = |e| super::sqlite::sqlite_err(out, "write pack", e);
         let conn = Connection::open(out).map_err(err)?;
         conn.execute("ATTACH DATABASE ?1 AS src", [self.path.to_string_lossy()])
             .map_err(err)?;
@@ -155,7 +156,7 @@ pub fn assemble(
     branches: &[BranchFiles],
 ) -> Result<(), StoreError> {
     empty_snapshot(out)?;
-    let err = |e| super::sqlite_err(out, "assemble pulled packs", e);
+    let err = |e| super::sqlite::sqlite_err(out, "assemble pulled packs", e);
     let mut conn = Connection::open(out).map_err(err)?;
     for (pack, hashes) in packs {
         conn.execute("ATTACH DATABASE ?1 AS p", [pack.to_string_lossy()])
@@ -206,7 +207,7 @@ pub fn assemble(
 /// The content hashes of the assembled snapshot at `path` that have a content row.
 pub fn assembled_hashes(path: &Path) -> Result<std::collections::HashSet<String>, StoreError> {
     // Read-only: opening it as a `Db` would migrate it, and `import` checks it afterwards.
-    let err = |e| super::sqlite_err(path, "read assembled packs", e);
+    let err = |e| super::sqlite::sqlite_err(path, "read assembled packs", e);
     let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
         .map_err(err)?;
     let mut stmt = conn

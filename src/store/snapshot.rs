@@ -14,8 +14,8 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags};
 
+use super::error::StoreError;
 use super::sqlite::MIGRATIONS;
-use super::StoreError;
 
 /// One schema object: (type, name, table, SQL).
 type Object = (String, String, String, Option<String>);
@@ -36,7 +36,7 @@ pub(super) fn derived(name: &str) -> bool {
 /// schema versions and its values have their proper form.
 pub fn check(path: &Path) -> Result<(), StoreError> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let sqlite = |op, e| super::sqlite_err(path, op, e);
+    let sqlite = |op, e| super::sqlite::sqlite_err(path, op, e);
     let conn = Connection::open_with_flags(path, flags).map_err(|e| sqlite("open snapshot", e))?;
     conn.pragma_update(None, "trusted_schema", "OFF")
         .map_err(|e| sqlite("open snapshot", e))?;

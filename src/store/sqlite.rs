@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::StoreError;
+use super::error::StoreError;
 
 /// The migrations, in order; version N is the N-th entry.
 pub(super) const MIGRATIONS: &[&str] = &[
@@ -151,7 +151,7 @@ impl Db {
         loop {
             match self.conn.pragma_update(None, "journal_mode", "WAL") {
                 Ok(()) => return Ok(()),
-                Err(e) if super::is_busy(&e) && std::time::Instant::now() < deadline => {
+                Err(e) if super::error::is_busy(&e) && std::time::Instant::now() < deadline => {
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(200));
                 }

@@ -3,7 +3,8 @@
 
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 
-use super::{Db, StoreError};
+use super::error::StoreError;
+use super::sqlite::Db;
 
 /// Who holds (or held) the index lock.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,7 +62,7 @@ impl Db {
         alive: impl Fn(&LockHolder) -> Option<bool>,
     ) -> Result<LockAttempt, StoreError> {
         let path = self.path.clone();
-        let err = |op, e| super::sqlite_err(&path, op, e);
+        let err = |op, e| super::sqlite::sqlite_err(&path, op, e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)

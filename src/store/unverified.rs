@@ -9,7 +9,8 @@ use std::collections::HashSet;
 use rusqlite::params;
 
 use super::catalog::Symbol;
-use super::{Db, StoreError};
+use super::error::StoreError;
+use super::sqlite::Db;
 
 /// The skip reason of a catalog row whose (imported) content is not verified yet.
 pub const UNVERIFIED: &str = "imported, not yet verified against this clone's files";
@@ -88,7 +89,7 @@ impl Db {
             )
             .map_err(err)?;
         let rows = stmt
-            .query_map([hash], |r| Symbol::from_row(r, 0))
+            .query_map([hash], |r| super::catalog::symbol_from_row(r, 0))
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
             .map_err(err)?;
         Ok(rows)

@@ -12,11 +12,12 @@ use lancedb::index::Index;
 use lancedb::query::{QueryBase, Select};
 use lancedb::DistanceType;
 
-use super::lance::{f32_col, lance_err, string_col, table_committed};
-use super::{ChunkStore, StoreError};
+use super::chunks::ChunkStore;
+use super::error::StoreError;
+use super::lance::{f32_col, lance_err, string_col, table_committed, PREFIX};
+pub use super::lance::{table_name, VectorHit};
 
 /// Prefix of the vector tables.
-const PREFIX: &str = "vectors_";
 
 /// Rows from which an approximate (IVF-PQ) index is built; below it, exact search is fast.
 pub const ANN_MIN_ROWS: usize = 100_000;
@@ -32,25 +33,6 @@ pub struct VectorRow {
     pub language: String,
     /// The embedding.
     pub vector: Vec<f32>,
-}
-
-/// A chunk found by vector search.
-#[derive(Debug, Clone)]
-pub struct VectorHit {
-    /// Chunk id.
-    pub id: String,
-    /// Content hash.
-    pub content_hash: String,
-    /// Cosine distance (lower is closer).
-    pub distance: f32,
-}
-
-/// The table name for a model id (a stable hash keeps names short and safe).
-pub fn table_name(model: &str) -> String {
-    format!(
-        "{PREFIX}{}",
-        &crate::util::sha256_hex(model.as_bytes())[..16]
-    )
 }
 
 fn schema(dim: usize) -> SchemaRef {

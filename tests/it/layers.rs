@@ -1,5 +1,5 @@
-//! Layers depend only downward: the binary's cli → answer → error → search / index → workspace →
-//! store / embed / git → http → config → text → util → env. This test reads every source file and
+//! Layers depend only downward: the binary's cli → answer → error → search / share → index → workspace →
+//! store / embed / git → lang → http → config → text → util → env. This test reads every source file and
 //! fails when a module imports one above it or beside it (search and index, say), naming the file
 //! and the import, and when a module of `src/` is in no layer (it would escape the check).
 
@@ -11,9 +11,11 @@ const LAYERS: &[&[&str]] = &[
     &["cli"],
     &["answer"],
     &["error"],
-    &["search", "index"],
+    &["search", "share"],
+    &["index"],
     &["workspace"],
     &["store", "embed", "git"],
+    &["lang"],
     &["http"],
     &["config"],
     &["text"],
@@ -134,4 +136,192 @@ fn only_the_binary_draws_prompts_or_holds_the_command_line() {
         (library && draws).then(|| "the library draws or prompts".to_string())
     });
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The files of `src/` (relative, `/`-separated) with their code: comments and a trailing
+/// `#[cfg(test)] mod tests` left out, since a test may reach anywhere in its module.
+fn code_files() -> std::collections::BTreeMap<String, String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    files
+        .iter()
+        .map(|f| {
+            let rel = f
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = std::fs::read_to_string(f).unwrap();
+            let text = match text.find("#[cfg(test)]\nmod tests") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            };
+            let code: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect();
+            (rel, code.join("\n"))
+        })
+        .collect()
+}
+
+/// The module path of a file: `search/rank.rs` is `search::rank`, `store/mod.rs` is `store`.
+fn module_of(rel: &str) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(String::from)
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The file that defines the longest prefix of a module path, if any.
+fn file_of(files: &std::collections::BTreeMap<String, String>, segs: &[String]) -> Option<String> {
+    (1..=segs.len()).rev().find_map(|n| {
+        let base = segs[..n].join("/");
+        [format!("{base}.rs"), format!("{base}/mod.rs")]
+            .into_iter()
+            .find(|c| files.contains_key(c))
+    })
+}
+
+/// Which files each file of `src/` imports: every `crate::`, `super::` and `self::` path in
+/// its code (each name of a `{…}` group on its own) and a `mod.rs`'s `use child::…`
+/// (re-exports included: a facade that re-exports a child depends on it).
+fn import_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let files = code_files();
+    let mut graph = std::collections::BTreeMap::new();
+    for (rel, code) in &files {
+        let me = module_of(rel);
+        let mut out = std::collections::BTreeSet::new();
+        let mut add = |segs: Vec<String>| {
+            if let Some(f) = file_of(&files, &segs).filter(|f| f != rel) {
+                out.insert(f);
+            }
+        };
+        for (i, _) in code.match_indices(|c| c == 'c' || c == 's') {
+            let rest = &code[i..];
+            let starts = ["crate::", "super::", "self::"]
+                .iter()
+                .any(|p| rest.starts_with(p));
+            let boundary = i == 0
+                || !code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':');
+            if !starts || !boundary {
+                continue;
+            }
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(rest.len());
+            let path: Vec<&str> = rest[..end].split("::").filter(|s| !s.is_empty()).collect();
+            let mut segs = if path[0] == "crate" {
+                Vec::new()
+            } else {
+                me.clone()
+            };
+            let mut k = usize::from(path[0] == "crate");
+            while k < path.len() && (path[k] == "super" || path[k] == "self") {
+                if path[k] == "super" {
+                    segs.pop();
+                }
+                k += 1;
+            }
+            segs.extend(path[k..].iter().map(|s| s.to_string()));
+            let group = rest[end..]
+                .strip_prefix('{')
+                .filter(|_| rest[..end].ends_with("::"));
+            match group.and_then(|g| g.find('}').map(|j| &g[..j])) {
+                Some(names) => {
+                    for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                        let first = name.split([':', ' ']).next().unwrap_or(name);
+                        let mut s = segs.clone();
+                        if first != "self" {
+                            s.push(first.to_string());
+                        }
+                        add(s);
+                    }
+                }
+                None => add(segs),
+            }
+        }
+        if rel.ends_with("mod.rs") {
+            for line in code.lines() {
+                let l = line.trim_start();
+                let l = l.strip_prefix("pub ").unwrap_or(l);
+                if let Some(first) = l.strip_prefix("use ").and_then(|u| u.split("::").next()) {
+                    if !["crate", "super", "self", "std"].contains(&first) {
+                        let mut s = me.clone();
+                        s.push(first.to_string());
+                        add(s);
+                    }
+                }
+            }
+        }
+        graph.insert(rel.clone(), out);
+    }
+    graph
+}
+
+/// No file of `src/` imports, directly or through others, a file that imports it: each
+/// module's vocabulary (its errors, its types) lives in a file of its own that its stages
+/// import, and its `mod.rs` only declares and re-exports, so the stages never import the
+/// facade that imports them.
+#[test]
+fn no_cycle_between_files() {
+    let graph = import_graph();
+    // Depth-first search with colours; the path on the stack names a cycle when one is met.
+    fn visit<'a>(
+        f: &'a str,
+        graph: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        state: &mut std::collections::HashMap<&'a str, u8>,
+        stack: &mut Vec<&'a str>,
+        cycles: &mut Vec<String>,
+    ) {
+        state.insert(f, 1);
+        stack.push(f);
+        for g in &graph[f] {
+            match state.get(g.as_str()) {
+                Some(1) => {
+                    let from = stack.iter().position(|s| s == g).unwrap();
+                    cycles.push(format!("{} -> {g}", stack[from..].join(" -> ")));
+                }
+                Some(_) => {}
+                None => visit(g, graph, state, stack, cycles),
+            }
+        }
+        stack.pop();
+        state.insert(f, 2);
+    }
+    let mut state = std::collections::HashMap::new();
+    let mut cycles = Vec::new();
+    for f in graph.keys() {
+        if !state.contains_key(f.as_str()) {
+            visit(f, &graph, &mut state, &mut Vec::new(), &mut cycles);
+        }
+    }
+    assert!(
+        cycles.is_empty(),
+        "import cycles between files:\n{}",
+        cycles.join("\n")
+    );
+}
+
+/// The graph sees what it should: a stage's import of the search vocabulary, a facade's
+/// re-export and a grouped import each make an arrow (else the test above proves nothing).
+#[test]
+fn the_import_graph_sees_each_kind_of_import() {
+    let graph = import_graph();
+    assert!(graph["search/rank.rs"].contains("search/types.rs"));
+    assert!(graph["search/mod.rs"].contains("search/pipeline.rs"));
+    assert!(graph["store/flat.rs"].contains("store/lance.rs"));
+    assert!(
+        graph["index/run.rs"].contains("lang/quality.rs")
+            || graph["index/scan.rs"].contains("lang/quality.rs")
+    );
 }

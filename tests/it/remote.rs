@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::process::{Command, Output};
 
-use git_codesearch::index::manifest::{key_of, Manifest};
-use git_codesearch::store::remote::Remote;
+use git_codesearch::share::client::Remote;
+use git_codesearch::share::manifest::{key_of, Manifest};
 
 use crate::common::{fixture, TestRepo, UPLOAD_PY};
 use crate::s3server::{S3Server, SECRET};
@@ -236,7 +236,7 @@ fn concurrent(t: &Target) {
         .unwrap();
     let mut mine = Manifest::parse(&v1, "refs/heads/main").unwrap();
     mine.files.retain(|e| e.path != "README.md");
-    let landed = git_codesearch::index::remote::land_manifest(&t.remote, &mine, 0, None).unwrap();
+    let landed = git_codesearch::share::remote::land_manifest(&t.remote, &mine, 0, None).unwrap();
     assert_eq!(landed, Some(2));
     let again = t
         .remote

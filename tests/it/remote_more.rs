@@ -1,7 +1,7 @@
 //! `push` and `pull`, more cases on a `file://` remote: the post-merge hook, content that
 //! fails the check against this clone, a branch indexed here since its pull, a `--rev` index.
 
-use git_codesearch::index::manifest::{key_of, Manifest};
+use git_codesearch::share::manifest::{key_of, Manifest};
 
 use crate::common::fixture;
 use crate::remote::Target;
@@ -65,7 +65,7 @@ fn content_that_fails_the_check_is_hidden_and_not_downloaded_again() {
     let db = dir.path().join("pack.sqlite");
     std::fs::write(
         &db,
-        git_codesearch::index::manifest::gunzip(&gz, 1 << 30).unwrap(),
+        git_codesearch::share::manifest::gunzip(&gz, 1 << 30).unwrap(),
     )
     .unwrap();
     rusqlite::Connection::open(&db)
@@ -76,12 +76,12 @@ fn content_that_fails_the_check_is_hidden_and_not_downloaded_again() {
             [],
         )
         .unwrap();
-    let forged = git_codesearch::index::manifest::gzip(&std::fs::read(&db).unwrap());
+    let forged = git_codesearch::share::manifest::gzip(&std::fs::read(&db).unwrap());
     let name = git_codesearch::util::sha256_hex(&forged);
     t.remote.create(&format!("packs/{name}"), forged).unwrap();
     m.packs[0] = name;
     let read = Manifest::parse(&v1, main).unwrap();
-    git_codesearch::index::remote::land_manifest(&t.remote, &m, 1, Some(read)).unwrap();
+    git_codesearch::share::remote::land_manifest(&t.remote, &m, 1, Some(read)).unwrap();
 
     let dev = fresh_clone(&ci);
     let out = t.ok(&dev, &["pull"]);

@@ -9,14 +9,12 @@
 //! rebuilding the index from the work tree (it is derived data: nothing is lost). An index
 //! written by a newer version is reported and never modified.
 
-mod repair;
+pub mod repair;
 
 use std::collections::HashSet;
 
-pub use repair::repair;
-
+use super::error::IndexError;
 use super::lock;
-use super::IndexError;
 use crate::store::state::LockHolder;
 use crate::store::{ChunkStore, Db, StoreError};
 use crate::workspace::Workspace;

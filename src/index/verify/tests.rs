@@ -1,8 +1,8 @@
 //! The check against real chunker and tagger output, and against each kind of lie.
 
 use super::*;
-use crate::index::chunk::Chunker;
-use crate::index::symbols::Tagger;
+use crate::lang::chunk::Chunker;
+use crate::lang::symbols::Tagger;
 
 const SOURCE: &str = "use std::path::Path;\n\n/// Read the settings at `path`.\npub fn load_settings(path: &Path) -> u32 {\n    let text = std::fs::read_to_string(path).unwrap_or_default();\n    text.len() as u32\n}\n\n\nstruct Settings {\n    verbose: bool,\n}\n";
 

@@ -12,8 +12,8 @@ use std::collections::HashSet;
 use std::fs::File;
 use std::path::Path;
 
-use super::lock::{self, Contention};
-use super::IndexError;
+use super::ShareError;
+use crate::index::lock::{self, Contention};
 use crate::store::{ChunkStore, Db, StoreError};
 use crate::util::ScratchDir;
 use crate::workspace::{Workspace, DB_FILE, LANCE_DIR};
@@ -32,7 +32,7 @@ pub struct Imported {
     pub branches: Vec<String>,
     /// Of the contents, those checked against this clone's objects: verified (shown), or
     /// dropped for not matching.
-    pub checked: super::verify::Settled,
+    pub checked: crate::index::verify::Settled,
     /// Contents this clone has no bytes of yet: hidden until an index run meets their files.
     pub unverified: usize,
 }
@@ -40,8 +40,8 @@ pub struct Imported {
 /// Run `f` holding the index lock.
 fn locked<T>(
     ws: &Workspace,
-    f: impl FnOnce(&mut Db) -> Result<T, IndexError>,
-) -> Result<T, IndexError> {
+    f: impl FnOnce(&mut Db) -> Result<T, ShareError>,
+) -> Result<T, ShareError> {
     let mut db = ws.db()?;
     let me = lock::me();
     lock::acquire(&mut db, &me, Contention::Wait(LOCK_WAIT), |_| {})?;
@@ -51,7 +51,7 @@ fn locked<T>(
 }
 
 /// Write a snapshot of the whole index to `file`.
-pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
+pub fn export(ws: &Workspace, file: &Path) -> Result<u64, ShareError> {
     let scratch = ScratchDir(ws.index_dir.join(format!("export-{}", std::process::id())));
     std::fs::create_dir_all(&scratch.0).map_err(StoreError::scratch(&scratch.0, "create"))?;
     let snapshot = scratch.0.join(DB_FILE);
@@ -78,7 +78,7 @@ pub fn export(ws: &Workspace, file: &Path) -> Result<u64, IndexError> {
 /// entry by entry into a private temporary directory (regular files and directories only,
 /// no path leaving it, bounded in size and count), its database is checked read-only before
 /// it is opened for real, and every chunk copied must belong to a content it announces.
-pub fn import(ws: &Workspace, file: &Path) -> Result<Imported, IndexError> {
+pub fn import(ws: &Workspace, file: &Path) -> Result<Imported, ShareError> {
     ws.db()?; // creates the index directory the private one goes into
     let scratch = tempfile::Builder::new()
         .prefix(".import-")
@@ -96,8 +96,8 @@ pub(super) fn merge_snapshot(
     dir: &Path,
     label: &Path,
     replace: &[String],
-    then: impl FnOnce(&Db) -> Result<(), IndexError>,
-) -> Result<Imported, IndexError> {
+    then: impl FnOnce(&Db) -> Result<(), ShareError>,
+) -> Result<Imported, ShareError> {
     let db_file = dir.join(DB_FILE);
     crate::store::snapshot::check(&db_file)?;
     let theirs = Db::open(&db_file)?;
@@ -123,7 +123,7 @@ fn merge(
     dir: &Path,
     their_chunks: &ChunkStore,
     replace: &[String],
-) -> Result<Imported, IndexError> {
+) -> Result<Imported, ShareError> {
     let mut chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
     let theirs = Db::open(&dir.join(DB_FILE))?;
@@ -150,12 +150,12 @@ fn merge(
     done.contents = missing.len();
     // Shown only once checked against this clone's own bytes (see `verify`).
     let max = ws.config.index.max_file_size;
-    done.checked = super::verify::settle_from_objects(&ws.repo, db, &chunks, max)?;
+    done.checked = crate::index::verify::settle_from_objects(&ws.repo, db, &chunks, max)?;
     done.unverified = db.unverified_hashes()?.len();
     if done.chunks > 0 {
         chunks.refresh_fts(ws.config.search.stemming)?;
     }
     // Whole-file terms never travel (derived data): rebuild them from the chunks.
-    super::terms::backfill(db, &chunks)?;
+    crate::index::terms::backfill(db, &chunks)?;
     Ok(done)
 }

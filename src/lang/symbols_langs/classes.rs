@@ -1,7 +1,7 @@
 //! Definitions in languages of classes and methods: Ruby, PHP, C#, Kotlin, Scala, Swift.
 
 use super::outline;
-use crate::index::symbols::Tagger;
+use crate::lang::symbols::Tagger;
 
 #[test]
 fn ruby_modules_classes_and_methods() {

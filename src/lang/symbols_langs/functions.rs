@@ -1,7 +1,7 @@
 //! Definitions in languages of modules and functions: Elixir, Haskell, Lua, Zig, shell, R.
 
 use super::outline;
-use crate::index::symbols::Tagger;
+use crate::lang::symbols::Tagger;
 
 #[test]
 fn elixir_modules_and_function_clauses() {

@@ -1,6 +1,6 @@
 //! Running a tags query over a syntax tree already parsed. `tree-sitter-tags` compiles and
 //! checks each language's tags query (`TagsConfiguration`), but its `generate_tags` parses
-//! the file itself and takes no tree; the index guard (`index::guard`) has just parsed the
+//! the file itself and takes no tree; the index guard (`lang::guard`) has just parsed the
 //! same text with the same grammar to bound its depth. Parsing is most of indexing's CPU
 //! (bench/RESULTS.md, "One parse per file"), so the tags are read from the guard's tree: this
 //! walks the query's matches the way `generate_tags` does (its release 0.27), for the parts
@@ -284,7 +284,7 @@ pub(super) fn assert_same_as_generate_tags(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::lang;
+    use crate::lang;
 
     #[test]
     fn every_languages_query_has_its_roles() {

@@ -155,7 +155,7 @@ pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
         "haskell" => tree_sitter_haskell::LANGUAGE.into(),
         "lua" => tree_sitter_lua::LANGUAGE.into(),
         "zig" => tree_sitter_zig::LANGUAGE.into(),
-        // The crate's grammar with a patched scanner (see `text::bash`).
+        // The crate's grammar with a patched scanner (see `lang::bash`).
         "shell" => super::bash::language(),
         "r" => tree_sitter_r::LANGUAGE.into(),
         _ => return None,
@@ -196,7 +196,7 @@ pub fn tags_query(language: &str) -> Option<String> {
     })
 }
 
-/// The definition patterns of the tags query of `language` (see `text::tagsquery`).
+/// The definition patterns of the tags query of `language` (see `lang::tagsquery`).
 pub fn definitions_query(language: &str) -> Option<String> {
     tags_query(language).map(|q| super::tagsquery::definitions_only(&q))
 }

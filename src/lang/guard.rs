@@ -5,7 +5,7 @@
 //! is checked once, cheaply: bracket nesting, then one parse with a time limit and the depth
 //! of the tree it gives. A file over any bound is indexed as plain text, without symbols,
 //! and the reason is kept for `status --verbose`; a file within them keeps that tree for
-//! its tags (`index::tagrun`), so they need no parse of their own.
+//! its tags (`lang::tagrun`), so they need no parse of their own.
 
 use std::time::{Duration, Instant};
 
@@ -17,11 +17,11 @@ pub const MAX_TREE_DEPTH: usize = 1_000;
 pub const PARSE_TIME: Duration = Duration::from_secs(2);
 
 /// The syntax tree of a file with a grammar, parsed once here within the bounds and kept
-/// for the tags (`index::tagrun`); `Ok(None)` for a language without a grammar (or one this
+/// for the tags (`lang::tagrun`); `Ok(None)` for a language without a grammar (or one this
 /// tree-sitter cannot load), `Err` with the reason a file over a bound is indexed as plain
 /// text instead.
 pub fn check(language: &str, text: &str) -> Result<Option<tree_sitter::Tree>, String> {
-    let Some(grammar) = crate::text::lang::grammar(language) else {
+    let Some(grammar) = crate::lang::grammar(language) else {
         return Ok(None);
     };
     let nesting = max_nesting(text);

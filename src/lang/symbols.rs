@@ -1,6 +1,6 @@
 //! Symbol extraction with `tree-sitter-tags` queries: functions, methods, classes, structs,
 //! interfaces/traits, modules, with line range, signature (first line) and doc comment.
-//! The query runs over the tree the index guard parsed (`index::tagrun`). The tests of each
+//! The query runs over the tree the index guard parsed (`lang::tagrun`). The tests of each
 //! language's definitions are in `symbols_langs`.
 
 use std::collections::HashMap;
@@ -8,10 +8,11 @@ use std::collections::HashMap;
 use tree_sitter::{QueryCursor, Tree};
 use tree_sitter_tags::TagsConfiguration;
 
+use super::doc::doc_comment;
 use super::tagrun::{self, Roles};
 
-use crate::store::catalog::Symbol;
-use crate::text::lang;
+use crate::lang;
+use crate::lang::Symbol;
 
 /// Longest signature kept, in characters.
 pub(crate) const MAX_SIGNATURE: usize = 200;
@@ -107,7 +108,7 @@ impl Tagger {
 
 /// A file the grammar could not parse whole (newer syntax, a macro it does not know) loses
 /// the definitions past the error: `interface Channel` at line 1,275 of kotlinx's
-/// `Channel.kt`. The keyword definitions (`index::keyword_defs`) on lines the tags did not
+/// `Channel.kt`. The keyword definitions (`lang::keyword_defs`) on lines the tags did not
 /// cover are added, so a name is still found where it is defined.
 fn with_keyword_definitions(mut tags: Vec<Symbol>, text: &str) -> Vec<Symbol> {
     let tagged: std::collections::HashSet<u32> = tags.iter().map(|s| s.start_line).collect();
@@ -135,63 +136,6 @@ fn merge_clauses(symbols: Vec<Symbol>) -> Vec<Symbol> {
         }
     }
     out
-}
-
-/// The doc comment of a definition starting at 1-based `line`, for grammars whose tags
-/// query does not capture docs: the comment lines right above it (`///`, `//`, `#`,
-/// `/** */`; `--` alone where `dashes`, as `#` starts CPP lines in Haskell), else a
-/// Python-style docstring right below its first line. Attributes (`#[…]`), `#include` and
-/// a shebang (`#!`) are not comments.
-pub(super) fn doc_comment(lines: &[&str], line: usize, dashes: bool) -> Option<String> {
-    let is_comment = |l: &str| {
-        let t = l.trim_start();
-        if dashes {
-            return t.starts_with("--");
-        }
-        ["//", "/*", "*", "#"].iter().any(|p| t.starts_with(p))
-            && !t.starts_with("#[")
-            && !t.starts_with("#!")
-            && !t.starts_with("#include")
-    };
-    let mut above = Vec::new();
-    let mut i = line.saturating_sub(1);
-    while i > 0 && i <= lines.len() && is_comment(lines[i - 1]) {
-        above.push(strip_comment(lines[i - 1], dashes));
-        i -= 1;
-    }
-    if !above.is_empty() {
-        above.reverse();
-        return Some(above.join("\n").trim().to_string()).filter(|d| !d.is_empty());
-    }
-    let next = lines.get(line)?.trim_start();
-    let quote = [r#"""""#, "'''"]
-        .into_iter()
-        .find(|q| next.starts_with(q))?;
-    let mut doc = Vec::new();
-    for l in &lines[line..lines.len().min(line + 30)] {
-        let t = l.trim();
-        doc.push(t.trim_matches(|c| c == '"' || c == '\''));
-        if (doc.len() > 1 || t.len() > 3) && t.ends_with(quote) {
-            break;
-        }
-    }
-    Some(doc.join("\n").trim().to_string()).filter(|d| !d.is_empty())
-}
-
-/// A comment line's text: without its markers, a Haddock `-- |`, a LuaDoc `---` or an R
-/// (roxygen) `#'`.
-fn strip_comment(l: &str, dashes: bool) -> &str {
-    let t = l.trim_start();
-    let t = if dashes && t.starts_with("--") {
-        t.trim_start_matches('-')
-            .trim_start()
-            .trim_start_matches('|')
-    } else if let Some(roxygen) = t.strip_prefix("#'") {
-        roxygen
-    } else {
-        t.trim_start_matches(['/', '*', '#', '!'])
-    };
-    t.trim_end_matches("*/").trim()
 }
 
 /// The byte offsets of the newlines of `source`, in order.

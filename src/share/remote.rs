@@ -11,11 +11,11 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::client::{Created, Remote, RemoteError};
+use super::file::Imported;
 use super::manifest::{self, Manifest};
-use super::share::Imported;
-use super::IndexError;
+use super::ShareError;
 use crate::store::pack::{self, BranchFiles};
-use crate::store::remote::{Created, Remote, RemoteError};
 use crate::store::{Db, StoreError};
 use crate::workspace::{Workspace, DB_FILE};
 
@@ -120,7 +120,7 @@ fn read_version(
 }
 
 /// Push the catalogs of `branches` (and the contents the remote lacks) to `url`.
-pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, IndexError> {
+pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, ShareError> {
     let remote = Remote::open(url)?;
     let db = ws.db()?;
     let rid = remote.url().to_string();
@@ -204,7 +204,7 @@ fn upload(
     sizes: &HashMap<&str, u64>,
     known: &mut HashMap<String, String>,
     done: &mut Pushed,
-) -> Result<(), IndexError> {
+) -> Result<(), ShareError> {
     if wanted.is_empty() {
         return Ok(());
     }
@@ -319,7 +319,7 @@ struct Take {
 
 /// The newest manifests of the remote's branches to pull; those already pulled are noted in
 /// `done` as up to date.
-fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, IndexError> {
+fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, ShareError> {
     let records: HashMap<String, pack::RemoteBranch> = db
         .remote_branches()?
         .into_iter()
@@ -362,7 +362,7 @@ fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, Ind
 }
 
 /// Pull every branch of the remote at `url` into this index.
-pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, IndexError> {
+pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, ShareError> {
     let remote = Remote::open(url)?;
     let rid = remote.url().to_string();
     let mut done = Pulled {
@@ -442,7 +442,7 @@ pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, IndexError> {
         .map(|t| t.manifest.branch.clone())
         .collect();
     let label = std::path::PathBuf::from(&rid);
-    done.imported = super::share::merge_snapshot(ws, scratch.path(), &label, &replace, |db| {
+    done.imported = super::file::merge_snapshot(ws, scratch.path(), &label, &replace, |db| {
         for t in &take {
             let (m, key) = (&t.manifest, manifest::key_of(&t.manifest.branch, t.version));
             db.record_remote_branch(&rid, &m.branch, &key, m.pushed_at, t.replace)?;
@@ -454,7 +454,7 @@ pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, IndexError> {
 }
 
 /// Download pack `name` to `path`, checking its hash and its database; the bytes read.
-fn fetch_pack(remote: &Remote, name: &str, path: &std::path::Path) -> Result<u64, IndexError> {
+fn fetch_pack(remote: &Remote, name: &str, path: &std::path::Path) -> Result<u64, ShareError> {
     let key = manifest::pack_key(name);
     let bad = |why: String| RemoteError::BadObject {
         url: remote.url().into(),
@@ -477,7 +477,7 @@ fn fetch_pack(remote: &Remote, name: &str, path: &std::path::Path) -> Result<u64
     // Unpacked straight to the file: a pack may unpack to as much as a snapshot.
     let mut file = std::fs::File::create(path).map_err(StoreError::scratch(path, "write"))?;
     manifest::gunzip_to(&bytes, &mut file, super::unpack::MAX_BYTES).map_err(|e| match e {
-        manifest::Gunzip::Refused(why) => IndexError::from(bad(why)),
+        manifest::Gunzip::Refused(why) => ShareError::from(bad(why)),
         manifest::Gunzip::Write(e) => StoreError::scratch(path, "write")(e).into(),
     })?;
     crate::store::snapshot::check(path)?;

@@ -66,7 +66,7 @@ fn skip_string(chars: &mut std::str::CharIndices<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::lang;
+    use crate::lang;
 
     #[test]
     fn every_definition_pattern_stays_and_no_reference_pattern_does() {

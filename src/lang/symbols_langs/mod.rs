@@ -6,7 +6,7 @@
 mod classes;
 mod functions;
 
-use crate::store::catalog::Symbol;
+use crate::lang::Symbol;
 
 /// Each definition's (name, kind, first line), in order.
 fn outline(syms: &[Symbol]) -> Vec<(&str, &str, u32)> {

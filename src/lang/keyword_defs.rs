@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::store::catalog::Symbol;
+use crate::lang::Symbol;
 
 /// Most definitions kept from one file (a generated file can have a line for each of
 /// thousands of entries).
@@ -46,9 +46,9 @@ impl Treatment {
     }
 
     /// The treatment of the files of `language` (a file over the syntax bounds is noted
-    /// apart, see `index::guard`; a `.txt` file of unknown language is plain text).
+    /// apart, see `lang::guard`; a `.txt` file of unknown language is plain text).
     pub fn of(language: &str) -> Treatment {
-        if crate::text::lang::tags_query(language).is_some() {
+        if crate::lang::tags_query(language).is_some() {
             Treatment::Syntax
         } else if NOT_CODE.contains(&language) {
             Treatment::PlainText
@@ -125,7 +125,7 @@ pub fn definitions(text: &str) -> Vec<Symbol> {
             start_line: *i as u32 + 1,
             end_line: end_of(&lines, *i, *indent),
             signature: lines[*i].trim().chars().take(MAX_SIGNATURE).collect(),
-            doc: super::symbols::doc_comment(&lines, *i + 1, false),
+            doc: super::doc::doc_comment(&lines, *i + 1, false),
         })
         .collect()
 }

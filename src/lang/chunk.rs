@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use text_splitter::{ChunkConfig, CodeSplitter, MarkdownSplitter, TextSplitter};
 
-use crate::text::lang::{self, Splitting};
+use crate::lang::{self, Splitting};
 use crate::text::tokens::ApproxTokens;
 
 /// A piece of a file.

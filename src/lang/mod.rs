@@ -1,0 +1,24 @@
+//! Per-file language analysis: pure functions of a file's path and bytes. Which language a
+//! path is and its grammar and tags query (`table`, with the shell grammar's patched scanner in
+//! `bash` and the query trimming in `tagsquery`), the junk filter (`quality`), the bounds on
+//! syntax-aware work (`guard`), chunking (`chunk`) and definitions (`symbols` over a grammar's
+//! tags, `keyword_defs` for languages without one). It owns [`Symbol`]. It sits below `store`
+//! (which stores what it finds) and above `config` and `text`, and reads no repository,
+//! database or network.
+
+pub mod bash;
+pub mod chunk;
+mod doc;
+pub mod guard;
+pub mod keyword_defs;
+pub mod quality;
+mod symbol;
+pub mod symbols;
+#[cfg(test)]
+mod symbols_langs;
+mod table;
+mod tagrun;
+pub mod tagsquery;
+
+pub use symbol::Symbol;
+pub use table::*;

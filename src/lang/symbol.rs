@@ -1,0 +1,18 @@
+//! The definition type every analysis produces and every store and ranking stage reads.
+
+/// A definition found in some content.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Symbol {
+    /// Identifier as written.
+    pub name: String,
+    /// function, method, class, interface, module, …
+    pub kind: String,
+    /// First line of the definition (1-based).
+    pub start_line: u32,
+    /// Last line of the definition (1-based, inclusive).
+    pub end_line: u32,
+    /// The definition's first line, trimmed.
+    pub signature: String,
+    /// Doc comment, if any.
+    pub doc: Option<String>,
+}

@@ -1,0 +1,262 @@
+//! The pipeline of a search: preprocess the query, run the retrievers (BM25 over chunks, BM25
+//! over whole files, symbols, vectors), rank what they found (`rank`: fusion, paths of the
+//! branch, filters, recency and path prior, merged chunks), add files that change together
+//! with the top results, cut to the limit and read the text. It imports the stages; no stage
+//! imports it.
+
+use globset::{Glob, GlobMatcher};
+
+use super::fusion::Source;
+use super::query::Query;
+use super::retrievers::{of, Id};
+use super::types::{
+    note, Context, Fetch, Hit, List, Mode, Ranked, SearchError, SearchOptions, SearchResult,
+};
+use super::{
+    background, cochange, defs, evidence, gather, llm, params, rank, rerank, retrieve, semantic,
+};
+use crate::store::{ChunkRow, ChunkStore};
+
+/// Search the context's branch for `q`.
+pub fn search(
+    cx: &Context<'_>,
+    q: Query,
+    opts: &SearchOptions,
+) -> Result<SearchResult, SearchError> {
+    let Context {
+        db,
+        chunks,
+        config,
+        branch,
+    } = *cx;
+    let glob = compile_glob(opts.path_glob.as_deref())?;
+    let lang = check_lang(opts.lang.as_deref())?;
+    let s = &config.search;
+    let limit = opts.limit.unwrap_or(s.n_final).max(1);
+    // Filters drop candidates after retrieval: fetch more when they are on.
+    let n = if glob.is_some() {
+        s.n_retrieve.max(limit) * 4
+    } else {
+        s.n_retrieve.max(limit)
+    };
+    let mut degraded = None;
+    let chat = llm::chat_if_used(&config.llm, &mut degraded);
+    let q = match (&chat, config.llm.rewrite) {
+        (Some(c), true) => llm::rewritten(c, q, &mut degraded),
+        _ => q,
+    };
+    let ranking = params::Ranking::for_query(s, &q);
+    let fetch = Fetch {
+        n,
+        lang,
+        mode: opts.mode,
+        weights: &ranking.weights,
+    };
+    // Before the lexical retrievers: a model that will be used starts loading now.
+    // The query's shape sets the vector weight (an issue's is 0 by default: not run at all).
+    let ready = of(Id::Vector)
+        .runs(opts.mode, &ranking.weights)
+        .then(|| semantic::readiness(cx))
+        .transpose()?;
+    let (whole_files, title_files, past) = gather::start_file_lists(cx, &q, fetch);
+    let (mut lists, part) = gather::lexical_and_vectors(cx, &q, fetch, ready)?;
+    if let Some(part) = part {
+        tracing::debug!("vectors retrieved");
+        let (list, why) = vector_list(part, opts.mode, &ranking.weights)?;
+        lists.extend(list);
+        note(&mut degraded, why);
+    }
+    drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
+    let whole_files = background::join(whole_files)?;
+    let title_files = background::join(title_files)?;
+    let past = background::join(past)?;
+    tracing::debug!("files retrieved");
+    if of(Id::Definitions).runs(opts.mode, &ranking.weights) {
+        let hashes =
+            definition_candidates(&lists, &whole_files, &title_files, ranking.definition_files);
+        let found = defs::name_matches(cx, &q, &hashes, fetch)?;
+        tracing::debug!("definitions the query names");
+        let weight = of(Id::Definitions).weight_in(opts.mode, &ranking.weights);
+        lists.push((Source::Symbol, weight, found));
+    }
+    let keywords = evidence::keywords(&q);
+    let names = evidence::names(&q);
+    let question = opts.mode == Mode::Hybrid && ranking.shape == params::Shape::Question;
+    let definitions = if question {
+        retrieve::definitions_named(db, branch, &names.names)?
+    } else {
+        Vec::new()
+    };
+    let ev = rerank::Evidence {
+        keywords: &keywords,
+        names: &names,
+        definitions: &definitions,
+        describes_behaviour: ranking.describes_behaviour,
+    };
+    let (vector_files, vector_file_weight) = semantic::file_list(&lists, opts.mode, &ranking);
+    let found = rank::Found {
+        lists: &lists,
+        files: &whole_files,
+        title_files: &title_files,
+        vector_files: (&vector_files, vector_file_weight),
+        past: &past,
+        evidence: question.then_some(&ev),
+    };
+    let plan = rank::Plan {
+        q: &q,
+        ranking: &ranking,
+        glob: glob.as_ref(),
+        limit,
+    };
+    let mut ranked = rank::rank(cx, &plan, found)?;
+    if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
+        cochange::add_partners(cx, &mut ranked)?;
+    }
+    ranked.truncate(limit);
+    let mut hits = with_text(chunks, ranked)?;
+    if let (Some(c), true) = (&chat, config.llm.rerank) {
+        if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {
+            note(&mut degraded, Some(format!("rerank skipped: {why}")));
+        }
+    }
+    Ok(SearchResult {
+        hits,
+        query: q,
+        degraded,
+    })
+}
+
+/// The vector list of a retrieval with its weight in `mode`, and the note on why vectors
+/// are missing or partial; an error when `--mode vector` asked for vectors and has none.
+fn vector_list(
+    part: semantic::VectorPart,
+    mode: Mode,
+    weights: &crate::config::Weights,
+) -> Result<(Option<List>, Option<String>), SearchError> {
+    match (part.found, mode) {
+        (Some(found), _) => {
+            let weight = of(Id::Vector).weight_in(mode, weights);
+            Ok((Some((Source::Vector, weight, found)), part.note))
+        }
+        (None, Mode::Vector) => Err(SearchError::ModeUnavailable {
+            mode: "vector",
+            reason: part.note.unwrap_or_else(|| semantic::DISABLED.into()),
+        }),
+        (None, _) => Ok((None, part.note)),
+    }
+}
+
+/// The contents whose definitions the function-level stage ranks: those of the first
+/// `n_files` distinct contents of the chunk lists and of each whole-file list, in that order.
+fn definition_candidates(
+    lists: &[List],
+    files: &[String],
+    title_files: &[String],
+    n_files: usize,
+) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut take = |hashes: &mut dyn Iterator<Item = &String>| {
+        for h in hashes.take(n_files) {
+            if seen.insert(h.clone()) {
+                out.push(h.clone());
+            }
+        }
+    };
+    for (_, _, found) in lists {
+        let mut distinct = std::collections::HashSet::new();
+        take(
+            &mut found
+                .iter()
+                .map(|c| &c.content_hash)
+                .filter(|h| distinct.insert(*h)),
+        );
+    }
+    take(&mut files.iter());
+    take(&mut title_files.iter());
+    out
+}
+
+/// Nearest neighbours always exist. A one-word query (an identifier, an error code) that
+/// neither BM25 nor symbols found is not in the code: answer "no hits" (exit 1) as grep
+/// would, not with whatever happens to be nearest. Sentences keep their vector hits: that
+/// is what vectors are for. `--mode vector` asked for neighbours and keeps them.
+fn drop_vectors_for_a_missing_word(lists: &mut Vec<List>, mode: Mode, q: &Query) {
+    let lexical_empty = lists
+        .iter()
+        .all(|(s, _, found)| *s == Source::Vector || found.is_empty());
+    if mode == Mode::Hybrid && lexical_empty && q.raw.split_whitespace().count() == 1 {
+        lists.retain(|(s, _, _)| *s != Source::Vector);
+    }
+}
+
+fn compile_glob(glob: Option<&str>) -> Result<Option<GlobMatcher>, SearchError> {
+    glob.map(|g| {
+        Glob::new(g)
+            .map(|g| g.compile_matcher())
+            .map_err(|e| SearchError::BadGlob {
+                glob: g.to_string(),
+                source: e,
+            })
+    })
+    .transpose()
+}
+
+fn check_lang(lang: Option<&str>) -> Result<Option<&str>, SearchError> {
+    let Some(l) = lang else { return Ok(None) };
+    let known = crate::lang::known_languages();
+    if known.contains(&l) {
+        Ok(Some(l))
+    } else {
+        Err(SearchError::UnknownLanguage {
+            lang: l.to_string(),
+            known: known.join(", "),
+        })
+    }
+}
+
+/// Read the text of the chunks that made the results (the only text a search reads) and
+/// build the hits.
+fn with_text(chunks: &ChunkStore, ranked: Vec<Ranked>) -> Result<Vec<Hit>, SearchError> {
+    let mut rows: Vec<u64> = ranked
+        .iter()
+        .flat_map(|(_, parts)| parts.iter().map(|c| c.row))
+        .collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let text = chunks.take_rows(&rows)?;
+    Ok(ranked
+        .into_iter()
+        .map(|(s, parts)| {
+            let read: Vec<&ChunkRow> = parts.iter().filter_map(|c| text.get(&c.row)).collect();
+            Hit {
+                language: parts.first().map_or_else(
+                    || crate::lang::language_of(&s.path).to_string(),
+                    |c| c.language.clone(),
+                ),
+                lines: numbered_lines(&read),
+                path: s.path,
+                start_line: s.start,
+                end_line: s.end,
+                score: s.score,
+                sources: s.sources,
+            }
+        })
+        .collect())
+}
+
+/// The numbered lines of the merged chunks, in order, each line once. Chunks are cut at
+/// syntax boundaries, which can fall inside a line (`fn f() -> u32` | `{`): a line two
+/// chunks share is shown as the longer of its two parts.
+fn numbered_lines(parts: &[&ChunkRow]) -> Vec<(u32, String)> {
+    let mut by_line: std::collections::BTreeMap<u32, String> = std::collections::BTreeMap::new();
+    for c in parts {
+        for (i, line) in c.content.lines().enumerate() {
+            let shown = by_line.entry(c.start_line + i as u32).or_default();
+            if line.len() > shown.len() {
+                *shown = line.to_string();
+            }
+        }
+    }
+    by_line.into_iter().collect()
+}

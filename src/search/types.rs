@@ -1,0 +1,203 @@
+//! The vocabulary every stage of a search reads: its options and results (`SearchOptions`,
+//! `Hit`, `SearchResult`), what it runs against (`Context`, `Fetch`), the lists and spans
+//! passed between stages (`List`, `Ranked`), the query's preparation and `SearchError`. It
+//! imports no stage but the ones that define the words it is built of (`fusion`, `query`), so
+//! every stage can import it and the pipeline (`pipeline`) imports the stages.
+
+use super::fusion::{Source, Span};
+use super::query::{self, Query, QueryProblem};
+use crate::config::Config;
+use crate::store::{ChunkRef, ChunkStore, Db, StoreError};
+
+/// A ranked span of a file with the chunks it covers (their text is read last).
+pub type Ranked = (Span, Vec<ChunkRef>);
+
+/// A retriever's chunk list, best first, with its source and fusion weight.
+pub type List = (Source, f64, Vec<ChunkRef>);
+
+/// Errors of a search.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The query is empty.
+    #[error("the query is empty")]
+    EmptyQuery,
+    /// The query has only stop words.
+    #[error("the query \"{query}\" has only stop words (like \"the\", \"where\", \"的\")")]
+    OnlyStopWords { query: String },
+    /// The branch asked for has no index.
+    #[error("branch {branch} is not indexed")]
+    BranchNotIndexed { branch: String },
+    /// The path glob (`SearchOptions::path_glob`) does not parse.
+    #[error("invalid path glob {glob:?}")]
+    BadGlob {
+        glob: String,
+        #[source]
+        source: globset::Error,
+    },
+    /// The language (`SearchOptions::lang`) is unknown.
+    #[error("unknown language {lang:?} (known: {known})")]
+    UnknownLanguage { lang: String, known: String },
+    /// The requested mode cannot run.
+    #[error("{mode} search is not available: {reason}")]
+    ModeUnavailable { mode: &'static str, reason: String },
+    /// The index could not be read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl SearchError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            SearchError::EmptyQuery | SearchError::OnlyStopWords { .. } => Some(
+                "name what the code does or an identifier, e.g. git codesearch \"parse config file\"".into(),
+            ),
+            SearchError::BranchNotIndexed { branch } => Some(format!(
+                "check out {branch} and run `git codesearch index` there (or install the hooks: `git codesearch hooks install`)"
+            )),
+            SearchError::BadGlob { .. } => Some("use a glob such as 'src/**/*.rs'".into()),
+            SearchError::UnknownLanguage { .. } => None,
+            SearchError::ModeUnavailable { .. } => Some(
+                "run `git codesearch index` to embed, or search in mode hybrid, bm25 or symbol".into(),
+            ),
+            SearchError::Store(e) => e.hint(),
+        }
+    }
+}
+
+/// Which retrievers to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// BM25 + vector + symbols (vector when available).
+    #[default]
+    Hybrid,
+    /// BM25 full text only.
+    Bm25,
+    /// Vector only.
+    Vector,
+    /// Symbol names only.
+    Symbol,
+}
+
+impl Mode {
+    /// Every mode by its name, as `--mode` and MCP's `mode` take it, with what it runs.
+    pub const NAMES: [(&'static str, Mode, &'static str); 4] = [
+        (
+            "hybrid",
+            Mode::Hybrid,
+            "BM25 + vectors (when available) + symbols",
+        ),
+        ("bm25", Mode::Bm25, "Full-text BM25 only"),
+        ("vector", Mode::Vector, "Embeddings only"),
+        ("symbol", Mode::Symbol, "Definition names only"),
+    ];
+
+    /// The mode called `name`, if there is one.
+    pub fn named(name: &str) -> Option<Mode> {
+        Self::NAMES
+            .iter()
+            .find(|(n, ..)| *n == name)
+            .map(|(_, m, _)| *m)
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, m, _)| *m == self)
+            .map_or("hybrid", |(n, ..)| n)
+    }
+}
+
+/// Options of one search.
+#[derive(Debug, Clone, Default)]
+pub struct SearchOptions {
+    /// Results wanted (default: config's n_final).
+    pub limit: Option<usize>,
+    /// Keep only paths matching this glob.
+    pub path_glob: Option<String>,
+    /// Keep only this language.
+    pub lang: Option<String>,
+    /// Retrievers.
+    pub mode: Mode,
+}
+
+/// One result: a line range of a file on the branch.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    /// Path relative to the work tree.
+    pub path: String,
+    /// First line (1-based).
+    pub start_line: u32,
+    /// Last line (inclusive).
+    pub end_line: u32,
+    /// Fused score (higher is better).
+    pub score: f64,
+    /// Retrievers that found it.
+    pub sources: Vec<Source>,
+    /// Language name.
+    pub language: String,
+    /// The lines of the hit, numbered.
+    pub lines: Vec<(u32, String)>,
+}
+
+/// Everything a search returns.
+#[derive(Debug)]
+pub struct SearchResult {
+    /// Ranked hits.
+    pub hits: Vec<Hit>,
+    /// The preprocessed query.
+    pub query: Query,
+    /// Why a retriever was left out, if one was.
+    pub degraded: Option<String>,
+}
+
+/// Validate and preprocess a query string.
+pub fn prepare(raw: &str) -> Result<Query, SearchError> {
+    query::parse(raw).map_err(|p| match p {
+        QueryProblem::Empty => SearchError::EmptyQuery,
+        QueryProblem::OnlyStopWords => SearchError::OnlyStopWords {
+            query: raw.trim().to_string(),
+        },
+    })
+}
+
+/// What a search runs against: the catalog, the chunk store, the settings and the branch (a
+/// catalog key). The stages of a search take it whole, so that a new one needs no new
+/// parameter threaded through the others.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    /// The catalog.
+    pub db: &'a Db,
+    /// Chunk text, full text and vectors.
+    pub chunks: &'a ChunkStore,
+    /// The settings.
+    pub config: &'a Config,
+    /// The branch searched (a catalog key).
+    pub branch: &'a str,
+}
+
+/// What each retriever fetches (how many candidates, of which language), and which run and
+/// at what weight (the mode, and the query's weights: a list weighted 0 may not run).
+#[derive(Debug, Clone, Copy)]
+pub struct Fetch<'a> {
+    /// Candidates per retriever.
+    pub n: usize,
+    /// Only chunks of this language (a `--lang` filter).
+    pub lang: Option<&'a str>,
+    /// Which retrievers the search mode runs.
+    pub mode: Mode,
+    /// Each list's weight: the query's (`params::Ranking::weights`), never the configured
+    /// ones directly, so that what the query's shape sets holds for every list.
+    pub weights: &'a crate::config::Weights,
+}
+
+/// Add a reason to the degraded note.
+pub fn note(degraded: &mut Option<String>, more: Option<String>) {
+    if let Some(m) = more {
+        *degraded = Some(match degraded.take() {
+            Some(d) => format!("{d}; {m}"),
+            None => m,
+        });
+    }
+}
