@@ -1,4 +1,4 @@
-//! Build script: compiles the patched shell scanner (`grammars/bash`, see src/text/bash.rs),
+//! Build script: compiles the patched shell scanner (`grammars/bash`, see src/lang/bash.rs),
 //! and packs the release binary's relative relocations (`DT_RELR`) where the C library that
 //! will load it understands them.
 //!
