@@ -8,7 +8,7 @@ use std::path::Path;
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use super::Cli;
+use super::args::Cli;
 
 /// The bash function git's completion (`git codesearch <TAB>`) calls: it re-frames the
 /// words as if `git-codesearch` had been typed and hands over to clap's completer.

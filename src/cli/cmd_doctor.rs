@@ -4,14 +4,15 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{DoctorArgs, Outcome};
+use super::args::DoctorArgs;
+use super::common::Outcome;
 use git_codesearch::index::doctor::{self, Health, Severity};
 use git_codesearch::workspace::Workspace;
 use git_codesearch::Error;
 
 /// Run `doctor`.
 pub fn run(dir: &Path, args: &DoctorArgs) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let (before, repaired) = if args.repair {
         doctor::repair::repair(&ws, &super::observer::Terminal::new(true))?
     } else {

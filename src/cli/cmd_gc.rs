@@ -3,14 +3,15 @@
 use std::io::Write;
 use std::path::Path;
 
+use super::common::Outcome;
 use super::observer::Terminal;
-use super::{render, Outcome};
+use super::render;
 use git_codesearch::git::display_key;
 use git_codesearch::Error;
 
 /// Run `gc`.
 pub fn run(dir: &Path) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let done = git_codesearch::index::gc::gc(&ws, &Terminal::new(false))?;
     // A dropped branch may be one an imported snapshot named: escaped for the terminal.
     let dropped: Vec<String> = done

@@ -4,13 +4,14 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{HooksAction, Outcome};
+use super::args::HooksAction;
+use super::common::Outcome;
 use git_codesearch::git::hooks::{self, HookChange};
 use git_codesearch::Error;
 
 /// Run `hooks install|uninstall`.
 pub fn run(dir: &Path, action: &HooksAction) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let hooks_dir = hooks::hooks_dir(&ws.workdir)?;
     let changes = match action {
         HooksAction::Install => {

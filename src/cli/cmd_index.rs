@@ -3,16 +3,18 @@
 use std::io::Write;
 use std::path::Path;
 
+use super::args::IndexArgs;
+use super::background;
+use super::common::Outcome;
 use super::observer::Terminal;
 use super::runs::{background_note, counts, summary, LOCK_WAIT};
-use super::{background, IndexArgs, Outcome};
 use git_codesearch::index::lock::Contention;
 use git_codesearch::index::{self, EmbedPolicy, IndexOptions, ResumeChoice};
 use git_codesearch::Error;
 
 /// Run `index`.
 pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let unattended = args.hook || args.background;
     if unattended {
         background::lower_priority();

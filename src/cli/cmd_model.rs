@@ -1,6 +1,7 @@
 //! `git codesearch model install --from DIR` and `model list`: local embedding models.
 
-use super::{ModelAction, Outcome};
+use super::args::ModelAction;
+use super::common::Outcome;
 use git_codesearch::embed::models;
 use git_codesearch::error::Error;
 

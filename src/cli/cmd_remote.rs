@@ -4,7 +4,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{render, Outcome};
+use super::common::Outcome;
+use super::render;
 use git_codesearch::git::display_key;
 use git_codesearch::share::client::RemoteError;
 use git_codesearch::share::ShareError;
@@ -36,7 +37,7 @@ fn kib(bytes: u64) -> String {
 
 /// Run `push [REMOTE] [--all]`.
 pub fn push(dir: &Path, remote: Option<&str>, all: bool) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let url = remote_url(&ws, remote)?;
     let branches = if all {
         ws.db()?.branches()?
@@ -66,7 +67,7 @@ pub fn push(dir: &Path, remote: Option<&str>, all: bool) -> Result<Outcome, Erro
 
 /// Run `pull [REMOTE]`.
 pub fn pull(dir: &Path, remote: Option<&str>) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let url = remote_url(&ws, remote)?;
     let done = git_codesearch::share::remote::pull(&ws, &url)?;
     // Branch names come from the remote: escaped like any text from outside.

@@ -4,8 +4,10 @@
 use std::io::Write;
 use std::path::Path;
 
+use super::args::SearchArgs;
+use super::common::Outcome;
 use super::observer::Terminal;
-use super::{render, runs, Outcome, SearchArgs};
+use super::{render, runs};
 use git_codesearch::answer::{self, Request};
 use git_codesearch::search::{budget, SearchOptions, SearchResult};
 use git_codesearch::Error;
@@ -13,7 +15,7 @@ use git_codesearch::Error;
 /// Run a search.
 pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
     tracing::debug!("start");
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     tracing::debug!("workspace open");
     let query = args.query.join(" ");
     let req = Request {

@@ -4,13 +4,14 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{render, Outcome};
+use super::common::Outcome;
+use super::render;
 use git_codesearch::git::display_key;
 use git_codesearch::Error;
 
 /// Run `export FILE`.
 pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let bytes = git_codesearch::share::file::export(&ws, file)?;
     writeln!(
         std::io::stdout(),
@@ -24,7 +25,7 @@ pub fn export(dir: &Path, file: &Path) -> Result<Outcome, Error> {
 
 /// Run `import FILE`.
 pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let done = git_codesearch::share::file::import(&ws, file)?;
     // Branch names come from the snapshot: escaped like any text from outside.
     let branches: Vec<String> = done

@@ -3,13 +3,15 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{render, Outcome, StatusArgs};
+use super::args::StatusArgs;
+use super::common::Outcome;
+use super::render;
 use git_codesearch::git::{display_key, BranchRef};
 use git_codesearch::Error;
 
 /// Run `status`.
 pub fn run(dir: &Path, args: &StatusArgs) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let branch = match &args.branch {
         Some(b) => BranchRef::named(b),
         None => ws.branch()?,

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
-use super::Outcome;
+use super::common::Outcome;
 use git_codesearch::config::{read_config_file, ConfigError, CONFIG_FILE};
 use git_codesearch::Error;
 
@@ -15,7 +15,7 @@ const KEY: &str = "codesearch.trustedConfig";
 
 /// Run `trust`.
 pub fn run(dir: &Path, revoke: bool) -> Result<Outcome, Error> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let mut out = std::io::stdout();
     if revoke {
         // Status 5: the key was not set, which is what was asked.

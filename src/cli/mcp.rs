@@ -283,7 +283,7 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
         .get("max_tokens")
         .and_then(Value::as_u64)
         .unwrap_or(DEFAULT_BUDGET);
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let req = Request {
         query,
         options: SearchOptions {
@@ -342,7 +342,7 @@ fn symbol_lookup(dir: &Path, args: &Value) -> Result<Value, ToolError> {
         .filter(|n| !n.is_empty())
         .ok_or_else(|| ToolError::Bad("name is required".into()))?;
     let limit = limit_arg(args, 10)?;
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let ready = answer::ready(&ws, None, None, first_index(), &Terminal::new(true))?;
     after(&ws, &ready);
     let defs = ws.db()?.definitions(&ready.branch.key, name, limit)?;
@@ -365,7 +365,7 @@ fn symbol_lookup(dir: &Path, args: &Value) -> Result<Value, ToolError> {
 }
 
 fn index_status(dir: &Path) -> Result<Value, ToolError> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let branch = ws.branch()?;
     let db = ws.db()?;
     let [files, skipped, contents, chunks, symbols] = db.branch_counts(&branch.key)?;
@@ -381,7 +381,7 @@ fn index_status(dir: &Path) -> Result<Value, ToolError> {
 }
 
 fn reindex(dir: &Path) -> Result<Value, ToolError> {
-    let ws = super::open(dir)?;
+    let ws = super::common::open(dir)?;
     let opts = runs::quiet_options(Contention::Wait(LOCK_WAIT));
     let report = git_codesearch::index::run(&ws, &opts, &Terminal::new(true))?;
     let background = runs::embed_after(&ws, &report, None);
