@@ -152,6 +152,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
 
 #[cfg(test)]
 mod tests {
+    use super::args::IndexArgs;
     use super::*;
     use clap::CommandFactory;
 
