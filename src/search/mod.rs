@@ -25,6 +25,7 @@ pub mod semantic;
 pub mod thirdparty;
 mod types;
 mod wording;
+mod wordlists;
 
 pub use pipeline::search;
 pub use types::*;
