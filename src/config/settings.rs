@@ -25,7 +25,7 @@ pub struct Config {
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct EmbedConfig {
-    /// `none` (the default: vector search off, no embedding cost; see bench/RESULTS.md for
+    /// `none` (the default: vector search off, no embedding cost; see bench/RESULTS.md and bench/history/ for
     /// why), `local` (the model compiled into the binary, or one installed with `model
     /// install`), `static` (the token-embedding model compiled into the binary) or `openai` (any OpenAI-compatible `/embeddings` API: OpenAI, Voyage, Ollama,
     /// llama.cpp server, TEI, vLLM).

@@ -75,7 +75,7 @@ pub enum Reads {
     /// The chunk's definition and comment lines: a static model averages its tokens, and a
     /// body's many identifiers drown the few words that say what the code is for (concept
     /// set: vector-only NDCG@10 0.704 → 0.734, hybrid 0.857 → 0.875 at vector weight 1;
-    /// bench/RESULTS.md).
+    /// bench/RESULTS.md and bench/history/).
     Definitions,
 }
 

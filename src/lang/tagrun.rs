@@ -2,7 +2,7 @@
 //! checks each language's tags query (`TagsConfiguration`), but its `generate_tags` parses
 //! the file itself and takes no tree; the index guard (`lang::guard`) has just parsed the
 //! same text with the same grammar to bound its depth. Parsing is most of indexing's CPU
-//! (bench/RESULTS.md, "One parse per file"), so the tags are read from the guard's tree: this
+//! (bench/history/2026-11-25-to-26.md, "One parse per file"), so the tags are read from the guard's tree: this
 //! walks the query's matches the way `generate_tags` does (its release 0.27), for the parts
 //! the index uses: `@name`, `@definition.*` / `@reference.*`, `@ignore`, `@doc` with
 //! `#select-adjacent!` and `#strip!`, one tag per name's byte range (the lowest pattern index

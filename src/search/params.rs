@@ -3,7 +3,7 @@
 //! what a function does, and the chunk and definition evidence should decide; a pasted
 //! *issue* (several lines, a title and a body) spreads its words over the file it is about,
 //! and the file-level lists should. Each value says why; docs/ranking.md has the design and
-//! bench/RESULTS.md the measurements.
+//! bench/RESULTS.md and bench/history/ the measurements.
 
 use super::query::Query;
 use crate::config::{SearchConfig, Weights};
@@ -60,7 +60,7 @@ pub mod cochange {
 /// The second stage of a question's ranking (`search::rerank`). Each lift is a share of
 /// the best fused score of the question, added to a span (times its path prior). Measured
 /// on the concept set (`../shared/eval/concept`, NDCG@10) against the short questions
-/// (`bench/shortq.jsonl`), which pull the other way: see bench/RESULTS.md.
+/// (`bench/shortq.jsonl`), which pull the other way: see bench/RESULTS.md and bench/history/.
 pub mod rerank {
     /// A file's path: times the share of the question's words it holds (`templating.py`
     /// for "template rendering"). 1.0 and 2.0 measured 0.01 lower on the concept set.
@@ -196,7 +196,7 @@ impl Ranking {
     /// and a little as a chunk list (`question_vector_weight`, 0.15): their chunks at a
     /// higher weight push the lines a short question asks for out of the first ten (static
     /// vectors, concept set NDCG@10 0.853 → 0.871; short questions' Func@10 0.767 → 0.775,
-    /// where the chunk list alone at 1.0 gave 0.873 and 0.744; bench/RESULTS.md). A
+    /// where the chunk list alone at 1.0 gave 0.873 and 0.744; bench/RESULTS.md and bench/history/). A
     /// question naming a topic weighs the definitions its words name at
     /// [`TOPIC_DEFINITIONS`] of a description's, and a description gets
     /// [`rerank::FILES_FOR_BEHAVIOUR`] of the vector files' weight, as of every file lift.

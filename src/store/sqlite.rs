@@ -38,7 +38,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// all of it, for any index this tool makes in practice. Every search opens fresh
 /// connections whose page caches start empty, so each page it touches was copied out of
 /// the kernel's cache by a system call; mapped, it is read where it lies (one-commit
-/// astropy: 2.3 ms of a 24-27 ms search, with or without vectors; bench/RESULTS.md). A
+/// astropy: 2.3 ms of a 24-27 ms search, with or without vectors; bench/RESULTS.md and bench/history/). A
 /// larger file is mapped up to this size and read as before past it.
 const MMAP_BYTES: i64 = 1 << 30;
 
