@@ -25,8 +25,12 @@ import re
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tokens  # noqa: E402 (bench/tokens.py, beside this file)
 
 STOP = set("""a an and are as at be been but by can could did do does for from had has have how i if in into is it
 its me my no not of on or our should so such than that the their them then there these they this those to
@@ -71,7 +75,7 @@ def cs_rank(binary, wt, env, query, mode, k=10, branch=None, drop=()):
         if path not in files:
             files.append(path)
         chunks.append((path, hit["start_line"], hit["end_line"]))
-    return files[:k], chunks[:k]
+    return files[:k], chunks
 
 
 def line_score(chunks, item):
@@ -82,6 +86,19 @@ def line_score(chunks, item):
                          for p, s, e in chunks[:10] for r in ranges))
     spans, funcs = item.get("gold_spans") or [], item.get("gold_functions") or []
     return {"span10": hit(spans) if spans else None, "func10": hit(funcs) if funcs else None}
+
+
+def agent_tokens(wt, chunks, item, cache):
+    """Tokens an agent reads, hit by hit, before the first hit in a gold file / overlapping a gold function or span
+    (bench/tokens.py)."""
+    def overlaps(ranges):
+        return lambda h: any(h[0] == r["path"] and h[1] <= r["end_line"] and h[2] >= r["start_line"] for r in ranges)
+    gold = set(item["gold_files"])
+    out = {"tok_file": tokens.agent_cost(wt, chunks, lambda h: h[0] in gold, cache)}
+    for key, field in (("tok_func", "gold_functions"), ("tok_span", "gold_spans")):
+        if item.get(field):
+            out[key] = tokens.agent_cost(wt, chunks, overlaps(item[field]), cache)
+    return out
 
 
 def score(ranked, gold):
@@ -196,6 +213,7 @@ def main():
     ap.add_argument("--leave-out", action="append", default=[], metavar="PATH",
                     help="leave this file or directory out of gold and results, e.g. files a fix "
                          "regenerates (repeatable; queries left with no gold are skipped)")
+    ap.add_argument("--no-tokens", action="store_true", help="skip the tokens-read measures (bench/tokens.py)")
     ap.add_argument("--reuse", action="store_true",
                     help="with --work: search the indexes an earlier run left (by commit, no checkout or "
                          "re-index; for ranking experiments; no git grep baseline)")
@@ -240,14 +258,20 @@ def main():
                                    cwd=wt, env=env, check=True)
                     index_time[repo] += time.perf_counter() - t
                 row = {"id": it["id"], "repo": repo, "language": it["language"]}
+                cache = {}
                 for mode in modes:
                     t = time.perf_counter()
                     ranked, chunks = cs_rank(binary, wt, env, it["query"], mode, branch=branch, drop=drop)
                     latencies.append(time.perf_counter() - t)
                     row[mode] = score(ranked, it["gold_files"]) | line_score(chunks, it) | {
-                        "ms": round(latencies[-1] * 1000, 1), "top": chunks}
+                        "ms": round(latencies[-1] * 1000, 1), "top": chunks[:10]}
+                    if not args.reuse and not args.no_tokens:
+                        row[mode] |= agent_tokens(wt, chunks, it, cache)
                 if not args.reuse:
                     row["git_grep"] = score(git_grep_rank(wt, it["query"], drop=drop), it["gold_files"])
+                    if not args.no_tokens:
+                        gold = set(it["gold_files"])
+                        row["git_grep"]["tok_file"] = tokens.grep_cost(wt, words(it["query"]), gold.__contains__, cache)
                 results.append(row)
             tree.remove()
     finally:
@@ -274,6 +298,20 @@ def main():
                   f"{m['ndcg10']} | {m['span10'] if m['span10'] is not None else '-'} | "
                   f"{m['func10'] if m['func10'] is not None else '-'} |")
     print(f"median query latency: {report['median_query_ms']} ms; index seconds: {report['index_seconds']}")
+    if not args.reuse and not args.no_tokens:
+        keys = [(s, k) for s in systems for k in ("tok_file", "tok_func", "tok_span") if s != "git_grep" or k == "tok_file"]
+        print("\ntokens an agent reads (cl100k; before / through the first relevant hit; share within 2,000 through)")
+        print("| group | system | measure | n | before | through | within 2,000 |")
+        print("|---|---|---|---|---|---|---|")
+        by_lang = collections.defaultdict(list)
+        for r in results:
+            by_lang[r["language"]].append(r)
+        for name, rows in [("overall", results)] + sorted(by_lang.items()):
+            for s_, k in keys:
+                t = tokens.summary([r[s_] for r in rows], k)
+                if t:
+                    print(f"| {name} | {s_} | {k} | {t['n']} | {t['before']} | {t['through']} | {t['within_2000']} |")
+                    report.setdefault("tokens", {}).setdefault(name, {})[f"{s_}.{k}"] = t
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report | {"items": results}, f, indent=1)
