@@ -17,8 +17,6 @@ use super::error::StoreError;
 use super::lance::{f32_col, lance_err, string_col, table_committed, PREFIX};
 pub use super::lance::{table_name, VectorHit};
 
-/// Prefix of the vector tables.
-
 /// Rows from which an approximate (IVF-PQ) index is built; below it, exact search is fast.
 pub const ANN_MIN_ROWS: usize = 100_000;
 

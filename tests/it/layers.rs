@@ -206,7 +206,7 @@ fn import_graph() -> std::collections::BTreeMap<String, std::collections::BTreeS
                 out.insert(f);
             }
         };
-        for (i, _) in code.match_indices(|c| c == 'c' || c == 's') {
+        for (i, _) in code.match_indices(['c', 's']) {
             let rest = &code[i..];
             let starts = ["crate::", "super::", "self::"]
                 .iter()
