@@ -42,6 +42,14 @@ pub enum RemoteError {
     /// A push of a branch this index has nothing of.
     #[error("remote {url}: nothing is indexed on {branch} to push")]
     NothingIndexed { url: String, branch: String },
+    /// Writing what was read to its destination failed or was refused there.
+    #[error("remote {url}: reading {key} stopped")]
+    Sink {
+        url: String,
+        key: String,
+        #[source]
+        source: std::io::Error,
+    },
     /// No async runtime could be started.
     #[error("cannot start the runtime for remote {url}")]
     Runtime {
@@ -59,6 +67,7 @@ impl RemoteError {
             RemoteError::Store { .. } => "check the remote's URL, network and credentials (the store's standard environment variables and config files); nothing local was changed".into(),
             RemoteError::BadObject { .. } | RemoteError::Missing { .. } => "the local index is unchanged; push again from a clone with a good index (objects are immutable: a damaged one must be deleted on the remote first)".into(),
             RemoteError::NothingIndexed { .. } => "run `git codesearch index` first (or `push --all` for every indexed branch)".into(),
+            RemoteError::Sink { .. } => "the local index is unchanged; check the free space of the index's directory".into(),
             RemoteError::Runtime { .. } => "the machine is out of threads or file descriptors; try again".into(),
         })
     }
@@ -70,6 +79,15 @@ pub struct Remote {
     prefix: String,
     url: String,
     rt: tokio::runtime::Runtime,
+}
+
+/// What [`Remote::get_to`] streamed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GetInfo {
+    /// Bytes read (counted as they came).
+    pub bytes: u64,
+    /// Their SHA-256, lowercase hex.
+    pub sha256: String,
 }
 
 /// Whether a conditional create landed.
@@ -215,26 +233,61 @@ impl Remote {
             .collect())
     }
 
-    /// The bytes of `key`, at most `max` of them; `None` if there is no such object.
+    /// The bytes of `key`, at most `max` of them; `None` if there is no such object. For
+    /// small objects (manifests): a pack goes through [`Remote::get_to`].
     pub fn get(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>, RemoteError> {
+        let mut out = Vec::new();
+        Ok(self.get_to(key, max, &mut out)?.map(|_| out))
+    }
+
+    /// Stream the bytes of `key` into `sink` as they arrive, hashing them: never more than
+    /// `max` (counted here, whatever size the store announces), never held whole. `None`
+    /// if there is no such object.
+    pub fn get_to(
+        &self,
+        key: &str,
+        max: u64,
+        sink: &mut dyn std::io::Write,
+    ) -> Result<Option<GetInfo>, RemoteError> {
+        use futures::StreamExt;
+        use sha2::Digest;
+        let too_big = |size: u64| RemoteError::BadObject {
+            url: self.url.clone(),
+            key: key.into(),
+            why: format!("it is {size} bytes or more, more than the {max} allowed"),
+        };
         let path = self.path(key);
-        let got = self.rt.block_on(async {
-            let r = self.store.get(&path).await?;
+        let mut hasher = sha2::Sha256::new();
+        let mut bytes = 0u64;
+        let streamed = self.rt.block_on(async {
+            let r = match self.store.get(&path).await {
+                Ok(r) => r,
+                Err(object_store::Error::NotFound { .. }) => return Ok(false),
+                Err(e) => return Err(self.err("read", key)(e)),
+            };
             if r.meta.size > max {
-                return Ok(Err(r.meta.size));
+                return Err(too_big(r.meta.size));
             }
-            Ok(Ok(r.bytes().await?))
-        });
-        match got {
-            Ok(Ok(bytes)) => Ok(Some(bytes.to_vec())),
-            Ok(Err(size)) => Err(RemoteError::BadObject {
-                url: self.url.clone(),
-                key: key.into(),
-                why: format!("it is {size} bytes, more than the {max} allowed"),
-            }),
-            Err(object_store::Error::NotFound { .. }) => Ok(None),
-            Err(e) => Err(self.err("read", key)(e)),
-        }
+            let mut stream = r.into_stream();
+            while let Some(chunk) = stream.next().await {
+                let chunk = chunk.map_err(self.err("read", key))?;
+                bytes += chunk.len() as u64;
+                if bytes > max {
+                    return Err(too_big(bytes));
+                }
+                hasher.update(&chunk);
+                sink.write_all(&chunk).map_err(|source| RemoteError::Sink {
+                    url: self.url.clone(),
+                    key: key.into(),
+                    source,
+                })?;
+            }
+            Ok(true)
+        })?;
+        Ok(streamed.then(|| GetInfo {
+            bytes,
+            sha256: crate::util::hex(&hasher.finalize()),
+        }))
     }
 
     /// Whether `key` exists.

@@ -1,0 +1,252 @@
+//! Fetching a pulled pack within bounds: streamed from the remote through gunzip straight to
+//! a scratch file while its hash is computed, so a pack is never held in memory; its
+//! unpacked size is bounded by what the manifest declares it holds (a gzip bomb stops a few
+//! MiB past that), and the whole pull by a budget of manifest entries, manifest bytes and
+//! unpacked bytes. Also the scratch directories of push and pull, named by their process, so
+//! that the next run removes those a killed one left.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::client::{Remote, RemoteError};
+use super::manifest;
+use super::ShareError;
+use crate::store::StoreError;
+
+/// Most bytes of one pack object as stored.
+pub const MAX_PACK_GZ: u64 = 1 << 30;
+/// Most bytes one pack may unpack to, whatever a manifest declares.
+pub const MAX_UNPACK: u64 = 4 << 30;
+/// Unpacked bytes a pack may take beyond 4x the content it is declared to hold: an empty
+/// database in the pack schema, with its tables and indexes, is well under this.
+pub const UNPACK_FLOOR: u64 = 1 << 20;
+/// Manifest entries a whole pull reads, over all branches.
+pub const PULL_ENTRIES: u64 = 2_000_000;
+/// Manifest bytes (as stored) a whole pull reads.
+pub const PULL_MANIFEST_BYTES: u64 = 256 << 20;
+/// Bytes the packs of a whole pull may unpack to.
+pub const PULL_UNPACKED: u64 = 32 << 30;
+
+/// What a pull may still read.
+pub struct Budget {
+    entries: u64,
+    manifest_bytes: u64,
+    unpacked: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            entries: PULL_ENTRIES,
+            manifest_bytes: PULL_MANIFEST_BYTES,
+            unpacked: PULL_UNPACKED,
+        }
+    }
+}
+
+impl Budget {
+    /// Charge a manifest of `entries` entries and `bytes` stored bytes; the reason once the
+    /// pull has read all it may.
+    pub fn manifest(&mut self, entries: usize, bytes: u64) -> Result<(), String> {
+        match (
+            self.entries.checked_sub(entries as u64),
+            self.manifest_bytes.checked_sub(bytes),
+        ) {
+            (Some(e), Some(b)) => {
+                (self.entries, self.manifest_bytes) = (e, b);
+                Ok(())
+            }
+            _ => Err(format!(
+                "pull budget exceeded: a pull reads at most {PULL_ENTRIES} manifest entries and {PULL_MANIFEST_BYTES} manifest bytes"
+            )),
+        }
+    }
+}
+
+/// The unpacked size allowed to a pack said to hold `declared` bytes of file content.
+pub fn unpack_bound(declared: u64) -> u64 {
+    declared
+        .saturating_mul(4)
+        .saturating_add(UNPACK_FLOOR)
+        .min(MAX_UNPACK)
+}
+
+/// A writer that gunzips into a file, refusing past a bound (which it remembers, to tell a
+/// refusal from a failed write).
+struct Unpacker<'a> {
+    gz: flate2::write::GzDecoder<Counted<'a>>,
+}
+
+struct Counted<'a> {
+    file: std::fs::File,
+    left: u64,
+    budget: &'a mut u64,
+    bound: u64,
+    refused: bool,
+    failed: bool,
+}
+
+impl Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = buf.len() as u64;
+        if n > self.left || n > *self.budget {
+            self.refused = true;
+            return Err(std::io::Error::other(format!(
+                "it unpacks to more than {} bytes",
+                self.bound
+            )));
+        }
+        let written = self.file.write(buf).inspect_err(|_| self.failed = true)?;
+        self.left -= written as u64;
+        *self.budget -= written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Write for Unpacker<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.gz.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.gz.flush()
+    }
+}
+
+/// Download pack `name` to `path`, said to hold `declared` bytes of content: streamed,
+/// hashed as it comes, unpacked within [`unpack_bound`] and the pull's `budget`, then its
+/// database checked. The bytes downloaded. Whatever is wrong with the remote's data is a
+/// [`RemoteError::BadObject`] naming the remote and the pack.
+pub fn fetch_pack(
+    remote: &Remote,
+    name: &str,
+    declared: u64,
+    path: &Path,
+    budget: &mut Budget,
+) -> Result<u64, ShareError> {
+    let key = manifest::pack_key(name);
+    let bad = |why: String| RemoteError::BadObject {
+        url: remote.url().into(),
+        key: key.clone(),
+        why,
+    };
+    if !crate::util::is_content_hash(name) {
+        return Err(bad("a manifest names it without a pack".into()).into());
+    }
+    let bound = unpack_bound(declared);
+    let file = std::fs::File::create(path).map_err(StoreError::scratch(path, "write"))?;
+    let mut sink = Unpacker {
+        gz: flate2::write::GzDecoder::new(Counted {
+            file,
+            left: bound,
+            budget: &mut budget.unpacked,
+            bound,
+            refused: false,
+            failed: false,
+        }),
+    };
+    let got = remote.get_to(&key, MAX_PACK_GZ, &mut sink);
+    let finished = sink.gz.try_finish();
+    let (refused, failed) = (sink.gz.get_ref().refused, sink.gz.get_ref().failed);
+    let info = match got {
+        Ok(Some(info)) => info,
+        Ok(None) => {
+            return Err(RemoteError::Missing {
+                url: remote.url().into(),
+                key,
+            }
+            .into())
+        }
+        Err(RemoteError::Sink { source, .. }) if refused => {
+            return Err(bad(source.to_string()).into())
+        }
+        Err(RemoteError::Sink { source, .. }) if failed => {
+            return Err(StoreError::scratch(path, "write")(source).into())
+        }
+        Err(RemoteError::Sink { source, .. }) => {
+            return Err(bad(format!("it is not gzip data ({source})")).into())
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if info.sha256 != name {
+        return Err(bad(format!(
+            "its bytes hash to {}, not to its name",
+            info.sha256
+        ))
+        .into());
+    }
+    match finished {
+        Ok(()) => {}
+        Err(_) if refused => {
+            return Err(bad(format!("it unpacks to more than {bound} bytes")).into())
+        }
+        Err(e) if failed => return Err(StoreError::scratch(path, "write")(e).into()),
+        Err(e) => return Err(bad(format!("it is not gzip data ({e})")).into()),
+    }
+    crate::store::snapshot::check(path).map_err(|e| bad(crate::util::chain(&e)))?;
+    tracing::debug!(pack = %name, bytes = info.bytes, "pack fetched");
+    Ok(info.bytes)
+}
+
+/// Prefixes of the scratch directories of push and pull in the index directory.
+const SCRATCH: [&str; 2] = [".pull-", ".push-"];
+/// Age past which a scratch directory is removed whatever its name says.
+const STALE_SECS: u64 = 24 * 3600;
+
+/// A new scratch directory for `what` ("pull" or "push") in `index_dir`, named by this
+/// process, so that [`clean_stale_scratch`] knows when it is left over.
+pub fn scratch_dir(index_dir: &Path, what: &str) -> Result<tempfile::TempDir, StoreError> {
+    tempfile::Builder::new()
+        .prefix(&format!(".{what}-{}-", std::process::id()))
+        .tempdir_in(index_dir)
+        .map_err(StoreError::scratch(index_dir, "create"))
+}
+
+/// Remove the scratch directories of pushes and pulls that are over: their process is gone,
+/// or they are older than a day (best effort: what cannot be removed now is tried next time).
+pub fn clean_stale_scratch(index_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(index_dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = SCRATCH.iter().find_map(|p| name.strip_prefix(p)) else {
+            continue;
+        };
+        // Never follow a link out of the index directory.
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let pid: Option<u32> = rest.split('-').next().and_then(|p| p.parse().ok());
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age.as_secs() > STALE_SECS);
+        let dead = pid.is_some_and(|p| p != std::process::id() && !pid_alive(p));
+        if dead || old {
+            tracing::debug!(dir = %name, "removing a scratch directory left over");
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn pid_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: kill(2) with signal 0 sends nothing and touches no memory of ours.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn pid_alive(_pid: u32) -> bool {
+    true
+}
