@@ -8,6 +8,7 @@ pub mod client;
 pub mod committed;
 pub mod fetch;
 pub mod file;
+pub mod local;
 pub mod manifest;
 pub mod remote;
 pub mod unpack;

@@ -16,7 +16,7 @@ use super::client::{Remote, RemoteError};
 use super::fetch::{self, Budget};
 use super::file::Imported;
 use super::manifest::{self, Manifest};
-use super::versions;
+use super::versions::{self, Record};
 use super::ShareError;
 use crate::store::pack::{self, BranchFiles};
 use crate::store::{Db, StoreError};
@@ -79,33 +79,6 @@ pub struct Pulled {
     pub imported: Imported,
 }
 
-/// What this clone recorded of a branch and a remote: the version it last pushed or pulled,
-/// when that version was pushed, and when it was last pulled here.
-#[derive(Clone, Copy)]
-struct Record {
-    version: u64,
-    pushed_at: Option<i64>,
-    pulled_at: Option<i64>,
-}
-
-/// This clone's records of `remote`, by branch.
-fn recorded(db: &Db, remote: &str) -> Result<HashMap<String, Record>, StoreError> {
-    Ok(db
-        .remote_branches()?
-        .into_iter()
-        .filter(|r| r.remote == remote)
-        .filter_map(|r| {
-            let (_, version) = manifest::parse_key(&r.manifest)?;
-            let rec = Record {
-                version,
-                pushed_at: r.pushed_at,
-                pulled_at: r.pulled_at,
-            };
-            Some((r.branch, rec))
-        })
-        .collect())
-}
-
 /// Push the catalogs of `branches` (their committed contents the remote lacks) to `url`.
 pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, ShareError> {
     let remote = Remote::open(url)?;
@@ -119,7 +92,7 @@ pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, Sh
     // hash -> pack: only this clone's record (what it uploaded, or pulled and checked); a
     // manifest's claims are anyone's word.
     let mut known = db.remote_packs(&rid)?;
-    let records = recorded(&db, &rid)?;
+    let records = versions::recorded(&db, &rid)?;
     let mut present: HashSet<String> = HashSet::new();
     let mut absent: HashSet<String> = HashSet::new();
     let max = ws.config.index.max_file_size;
@@ -281,7 +254,7 @@ struct Take {
 /// The branches of the remote to pull; those already pulled are noted in `done` as up to
 /// date, those whose newest version is older than the one recorded here as failed.
 fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, ShareError> {
-    let records = recorded(db, &done.remote)?;
+    let records = versions::recorded(db, &done.remote)?;
     let local: HashSet<String> = db.branches()?.into_iter().collect();
     let mut take = Vec::new();
     for (branch, n) in versions::newest(remote)? {

@@ -4,15 +4,46 @@
 //! conditional create (checked arithmetic, below `manifest::MAX_VERSION`), and pruning old
 //! ones.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::client::{Created, Remote, RemoteError};
 use super::manifest::{self, Manifest};
+use crate::store::{Db, StoreError};
 
 /// Attempts to land a manifest version while others push the same branch.
 const TRIES: u64 = 20;
 /// Manifest versions kept per branch (a reader that listed an older one retries).
 const KEEP: u64 = 3;
+
+/// What this clone recorded of a branch and a remote: the version it last pushed or pulled,
+/// when that version was pushed, and when it was last pulled here.
+#[derive(Clone, Copy)]
+pub struct Record {
+    /// Version number.
+    pub version: u64,
+    /// When that version was pushed (the pusher's clock).
+    pub pushed_at: Option<i64>,
+    /// When it was last pulled here.
+    pub pulled_at: Option<i64>,
+}
+
+/// This clone's records of `remote`, by branch.
+pub fn recorded(db: &Db, remote: &str) -> Result<HashMap<String, Record>, StoreError> {
+    Ok(db
+        .remote_branches()?
+        .into_iter()
+        .filter(|r| r.remote == remote)
+        .filter_map(|r| {
+            let (_, version) = manifest::parse_key(&r.manifest)?;
+            let rec = Record {
+                version,
+                pushed_at: r.pushed_at,
+                pulled_at: r.pulled_at,
+            };
+            Some((r.branch, rec))
+        })
+        .collect())
+}
 
 /// One manifest version read: the manifest, or why it is refused; and its stored bytes.
 pub type Read = (Result<Manifest, String>, u64);

@@ -24,8 +24,13 @@ pub(crate) struct Target {
 
 impl Target {
     pub(crate) fn file() -> Target {
+        Target::file_at("remote")
+    }
+
+    /// A `file://` remote in the directory `name` of a new temporary directory.
+    pub(crate) fn file_at(name: &str) -> Target {
         let dir = tempfile::tempdir().unwrap();
-        let url = format!("file://{}/remote", dir.path().display());
+        let url = format!("file://{}/{name}", dir.path().display());
         Target {
             remote: Remote::open(&url).unwrap(),
             url,
@@ -36,8 +41,13 @@ impl Target {
     }
 
     pub(crate) fn s3() -> Target {
+        Target::s3_at("ci/idx")
+    }
+
+    /// A remote on a new S3 server, under `prefix` of its bucket.
+    pub(crate) fn s3_at(prefix: &str) -> Target {
         let server = S3Server::start("team-index");
-        let url = "s3://team-index/ci/idx".to_string();
+        let url = format!("s3://team-index/{prefix}");
         let opts = server.options();
         let opts: Vec<(&str, &str)> = opts.iter().map(|(k, v)| (*k, v.as_str())).collect();
         Target {

@@ -401,3 +401,47 @@ fn a_hostile_remote_is_pulled_within_bounds() {
         .count();
     assert_eq!(left, 0);
 }
+
+#[test]
+fn a_prefix_with_tilde_hash_and_percent_round_trips() {
+    for t in [Target::file_at("re~mo#te%20x"), Target::s3_at("a~b/c#d%e")] {
+        let ci = fixture();
+        ci.index(&[]);
+        assert!(t.ok(&ci, &["push"]).contains("manifest version 1"));
+        let dev = fresh_clone(&ci);
+        let out = t.ok(&dev, &["pull"]);
+        assert!(out.contains("branches merged: main"), "{}: {out}", t.url);
+        let keys = t.remote.list("manifests").unwrap();
+        assert!(!keys.is_empty());
+        for (key, _) in keys {
+            assert!(
+                git_codesearch::share::manifest::parse_key(&key).is_some(),
+                "{key}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_file_remote_never_follows_a_link_inside_it() {
+    let t = Target::file();
+    let root = std::path::PathBuf::from(t.url.strip_prefix("file://").unwrap());
+    let victim = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(victim.path(), root.join("packs")).unwrap();
+    let ci = fixture();
+    ci.index(&[]);
+    let out = t.run(&ci, &["push"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    assert_eq!(std::fs::read_dir(victim.path()).unwrap().count(), 0);
+    // Manifests reached only through a link are not read either.
+    let elsewhere = Target::file();
+    elsewhere.ok(&ci, &["push"]);
+    let there = elsewhere.url.strip_prefix("file://").unwrap();
+    std::os::unix::fs::symlink(format!("{there}/manifests"), root.join("manifests")).unwrap();
+    let dev = fresh_clone(&ci);
+    let out = t.ok(&dev, &["pull"]);
+    assert!(out.contains("branches merged: none"), "{out}");
+    assert!(t.remote.list("").unwrap().is_empty());
+}
