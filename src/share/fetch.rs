@@ -250,3 +250,88 @@ fn pid_alive(pid: u32) -> bool {
 fn pid_alive(_pid: u32) -> bool {
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bytes of a valid (empty) pack: a database in the snapshot schema.
+    fn valid_pack() -> &'static [u8] {
+        static PACK: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        PACK.get_or_init(|| {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let db = crate::store::Db::open(&dir.path().join("seed.sqlite")).expect("seed");
+            let out = dir.path().join("pack.sqlite");
+            db.snapshot_into(&out).expect("snapshot");
+            std::fs::read(&out).expect("read pack")
+        })
+    }
+
+    /// Upload `raw` gzip'd as a pack and fetch it, declared as `declared` bytes; then
+    /// assemble it if it was taken.
+    fn fetch(raw: &[u8], declared: u64) -> Result<(), String> {
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let url = format!("file://{}/remote", dir.path().display());
+        let remote = Remote::open(&url).map_err(|e| e.to_string())?;
+        let gz = manifest::gzip(raw);
+        let name = crate::util::sha256_hex(&gz);
+        remote
+            .create(&manifest::pack_key(&name), gz)
+            .map_err(|e| e.to_string())?;
+        let path = dir.path().join("pack-0.sqlite");
+        fetch_pack(&remote, &name, declared, &path, &mut Budget::default())
+            .map_err(|e| crate::util::chain(&e))?;
+        let out = dir.path().join("assembled.sqlite");
+        crate::store::pack::assemble(&out, &[(path, vec!["a".repeat(64)])])
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_valid_pack_is_fetched_and_a_bomb_is_stopped_at_its_bound() {
+        fetch(valid_pack(), 0).expect("a valid pack");
+        let bomb = vec![0u8; (unpack_bound(0) + 1) as usize];
+        let err = fetch(&bomb, 0).unwrap_err();
+        assert!(err.contains("unpacks to more than"), "{err}");
+        let err = fetch(b"SQLite format 3\0 and then nothing", 0).unwrap_err();
+        assert!(err.contains("remote"), "{err}");
+    }
+
+    #[test]
+    fn a_read_stops_at_its_bound_whatever_size_the_object_has() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let remote = Remote::open(&format!("file://{}/r", dir.path().display())).expect("open");
+        remote
+            .create("packs/x", vec![7u8; 100_000])
+            .expect("create");
+        let mut sink = Vec::new();
+        let err = remote.get_to("packs/x", 99_999, &mut sink).unwrap_err();
+        assert!(err.to_string().contains("is refused"), "{err}");
+        assert!(sink.len() < 100_000);
+        let got = remote
+            .get_to("packs/x", 100_000, &mut Vec::new())
+            .expect("read");
+        let want = crate::util::sha256_hex(&vec![7u8; 100_000]);
+        assert_eq!(got.map(|g| (g.bytes, g.sha256)), Some((100_000, want)));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(16)))]
+        /// A pack with bytes changed: refused naming the remote, or read and assembled;
+        /// never a panic.
+        #[test]
+        fn a_mutated_pack_is_refused_or_read(
+            edits in proptest::collection::vec(
+                (proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>()), 1..8),
+        ) {
+            let mut raw = valid_pack().to_vec();
+            for (at, b) in edits {
+                let i = at % raw.len();
+                raw[i] = b;
+            }
+            if let Err(e) = fetch(&raw, 1 << 20) {
+                proptest::prop_assert!(e.contains("remote") || e.contains("assembl"), "{}", e);
+            }
+        }
+    }
+}

@@ -421,4 +421,75 @@ mod tests {
             .unwrap_err()
             .contains("not gzip data"));
     }
+
+    /// The bound of the property tests: small for CI, `PROPTEST_CASES=20000` for a long run.
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(64)
+    }
+
+    /// What every manifest that parses holds to, whatever bytes it came from.
+    fn holds(m: &Manifest) -> Result<(), String> {
+        let ok = m.files.len() <= MAX_ENTRIES
+            && m.packs.iter().all(|p| crate::util::is_content_hash(p))
+            && m.files.iter().all(|e| {
+                crate::util::is_safe_rel_path(&e.path)
+                    && e.path.len() <= MAX_PATH
+                    && e.pack.is_none_or(|i| i < m.packs.len())
+                    && m.pack_of(e).is_some() == e.skip.is_none()
+            });
+        ok.then_some(()).ok_or_else(|| format!("{m:?}"))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(cases()))]
+        /// Any bytes, gzip'd or not: refused or a manifest that holds to its checks, never a
+        /// panic.
+        #[test]
+        fn any_bytes_are_refused_or_a_checked_manifest(
+            junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..1024),
+        ) {
+            for bytes in [junk.clone(), gzip(&junk)] {
+                if let Ok(m) = Manifest::parse(&bytes, "refs/heads/main") {
+                    proptest::prop_assert!(holds(&m).is_ok(), "{:?}", holds(&m));
+                }
+            }
+        }
+
+        /// A valid manifest's JSON with bytes changed: refused, or still one that holds.
+        #[test]
+        fn a_mutated_manifest_is_refused_or_checked(
+            paths in proptest::collection::vec("[a-z./\\\\]{1,12}", 1..6),
+            edits in proptest::collection::vec(
+                (proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>()), 1..4),
+        ) {
+            let files: Vec<RemoteFile> = paths.iter().map(|p| file(p, 'a')).collect();
+            let pack = "c".repeat(64);
+            let m = Manifest::new("refs/heads/main", &files, &|_| Some(pack.clone()));
+            let mut json = serde_json::to_vec(&m).unwrap();
+            for (at, b) in edits {
+                let i = at % json.len();
+                json[i] = b;
+            }
+            if let Ok(m) = Manifest::parse(&gzip(&json), "refs/heads/main") {
+                proptest::prop_assert!(holds(&m).is_ok(), "{:?}", holds(&m));
+            }
+        }
+
+        /// A key parses back only to a branch a push writes and a version in range.
+        #[test]
+        fn a_key_parses_only_within_its_bounds(
+            hex in "[0-9a-f]{0,40}",
+            n in "[0-9]{18,21}",
+        ) {
+            let key = format!("{MANIFESTS}/{hex}/{n}");
+            if let Some((branch, v)) = parse_key(&key) {
+                proptest::prop_assert!(is_branch_key(&branch));
+                proptest::prop_assert!((1..=MAX_VERSION).contains(&v));
+                proptest::prop_assert_eq!(key_of(&branch, v), key);
+            }
+        }
+    }
 }
