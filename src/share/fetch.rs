@@ -187,7 +187,13 @@ pub fn fetch_pack(
         Err(e) if failed => return Err(StoreError::scratch(path, "write")(e).into()),
         Err(e) => return Err(bad(format!("it is not gzip data ({e})")).into()),
     }
-    crate::store::snapshot::check(path).map_err(|e| bad(crate::util::chain(&e)))?;
+    // Said of the remote's object, not of a local file: this index is not damaged.
+    crate::store::snapshot::check(path).map_err(|e| match e {
+        StoreError::BadSnapshot { why, .. } => {
+            bad(format!("it is not a pack this build reads: {why}"))
+        }
+        _ => bad("it is not a pack database (SQLite refuses it)".into()),
+    })?;
     tracing::debug!(pack = %name, bytes = info.bytes, "pack fetched");
     Ok(info.bytes)
 }
