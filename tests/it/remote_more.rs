@@ -445,3 +445,27 @@ fn a_file_remote_never_follows_a_link_inside_it() {
     assert!(out.contains("branches merged: none"), "{out}");
     assert!(t.remote.list("").unwrap().is_empty());
 }
+
+#[test]
+fn a_committed_backslash_name_is_not_pushed() {
+    let t = Target::file();
+    let ci = fixture();
+    ci.write("..\\..\\SETUP.md", "setup decoy marker text\n");
+    ci.commit_all("a name with backslashes");
+    ci.index(&[]);
+    t.ok(&ci, &["push"]);
+    let (_, m) = newest_main(&t);
+    assert!(
+        m.files
+            .iter()
+            .all(|e| git_codesearch::util::is_safe_rel_path(&e.path)),
+        "{:?}",
+        m.files
+    );
+    let dev = fresh_clone(&ci);
+    assert!(t.ok(&dev, &["pull"]).contains("branches merged: main"));
+    ci.write("src/quota.rs", "pub fn quota_exceeded_marker() {}\n");
+    ci.commit_all("quota");
+    ci.index(&[]);
+    t.ok(&ci, &["push"]);
+}
