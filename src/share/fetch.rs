@@ -5,13 +5,18 @@
 //! unpacked bytes. Also the scratch directories of push and pull, named by their process, so
 //! that the next run removes those a killed one left.
 
+use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::Path;
 
 use super::client::{Remote, RemoteError};
-use super::manifest;
+use super::manifest::{self, Manifest};
 use super::ShareError;
 use crate::store::StoreError;
+
+/// Most bytes of content a manifest entry counts for in a pack's unpack bound (the ceiling
+/// of `index.max_file_size`: no indexed file is larger).
+pub const MAX_DECLARED: u64 = 100 << 20;
 
 /// Most bytes of one pack object as stored.
 pub const MAX_PACK_GZ: u64 = 1 << 30;
@@ -196,6 +201,29 @@ pub fn fetch_pack(
     })?;
     tracing::debug!(pack = %name, bytes = info.bytes, "pack fetched");
     Ok(info.bytes)
+}
+
+/// Per pack of `m`: the contents to take from it (`wanted`, not `dropped`), and the content
+/// it is said to hold (the bound of what it may unpack to).
+pub fn by_pack<'a>(
+    m: &'a Manifest,
+    wanted: &HashSet<String>,
+    dropped: &HashSet<String>,
+) -> BTreeMap<&'a str, (Vec<String>, u64)> {
+    let mut by_pack: BTreeMap<&str, (Vec<String>, u64)> = BTreeMap::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for e in m.files.iter().filter(|e| e.skip.is_none()) {
+        if !seen.insert(&e.hash) {
+            continue;
+        }
+        let Some(p) = m.pack_of(e) else { continue };
+        let slot = by_pack.entry(p).or_default();
+        slot.1 = slot.1.saturating_add(e.size.min(MAX_DECLARED));
+        if wanted.contains(&e.hash) && !dropped.contains(&e.hash) {
+            slot.0.push(e.hash.clone());
+        }
+    }
+    by_pack
 }
 
 /// Prefixes of the scratch directories of push and pull in the index directory.

@@ -10,7 +10,7 @@
 //! and a manifest version lands whole or not at all, so a push or pull killed at any point
 //! leaves both sides usable and the next run finishes the work.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use super::client::{Remote, RemoteError};
 use super::fetch::{self, Budget};
@@ -29,10 +29,6 @@ fn pack_bytes() -> u64 {
         .and_then(|v| v.to_str()?.parse().ok())
         .unwrap_or(8 << 20)
 }
-/// Most bytes of content a manifest entry counts for in a pack's unpack bound (the ceiling
-/// of `index.max_file_size`: no indexed file is larger).
-const MAX_DECLARED: u64 = 100 << 20;
-
 /// What a push did.
 #[derive(Debug, Default, serde::Serialize)]
 pub struct Pushed {
@@ -316,20 +312,20 @@ pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, ShareError> {
     Ok(done)
 }
 
-/// Pull one branch: its manifest, the packs of the contents this clone lacks, merged.
-fn pull_branch(
-    ws: &Workspace,
+/// The manifest of the branch `t` to pull, checked against this clone's record and charged
+/// to the pull's budget: its object key and the manifest (`None`: the branch is gone).
+fn read_take(
     remote: &Remote,
     t: &Take,
     budget: &mut Budget,
     done: &mut Pulled,
-) -> Result<(), ShareError> {
+) -> Result<Option<(String, Manifest)>, ShareError> {
     let (version, (read, bytes)) = match versions::read_version(remote, &t.branch, t.version)? {
         Some(read) => (t.version, read),
         // Pruned since the listing: a newer one landed.
         None => match versions::read_newest(remote, &t.branch)? {
             (n, Some(read)) => (n, read),
-            (_, None) => return Ok(()),
+            (_, None) => return Ok(None),
         },
     };
     done.bytes += bytes;
@@ -355,6 +351,26 @@ fn pull_branch(
             m.pushed_at
         ));
     }
+    Ok(Some((key, m)))
+}
+
+/// Pull one branch: its manifest, the packs of the contents this clone lacks, merged.
+fn pull_branch(
+    ws: &Workspace,
+    remote: &Remote,
+    t: &Take,
+    budget: &mut Budget,
+    done: &mut Pulled,
+) -> Result<(), ShareError> {
+    let Some((key, m)) = read_take(remote, t, budget, done)? else {
+        return Ok(());
+    };
+    let bad = |why: String| RemoteError::BadObject {
+        url: remote.url().into(),
+        key: key.clone(),
+        why,
+    };
+    let name = crate::git::display_key(&t.branch);
     let (wanted, dropped) = {
         let db = ws.db()?;
         let hashes = m
@@ -364,21 +380,7 @@ fn pull_branch(
             .map(|e| e.hash.as_str());
         (db.lacking(hashes)?, db.mismatched_hashes()?)
     };
-    // Per pack: the contents to take from it, and the content it is said to hold (the bound
-    // of what it may unpack to).
-    let mut by_pack: BTreeMap<&str, (Vec<String>, u64)> = BTreeMap::new();
-    let mut seen: HashSet<&str> = HashSet::new();
-    for e in m.files.iter().filter(|e| e.skip.is_none()) {
-        if !seen.insert(&e.hash) {
-            continue;
-        }
-        let Some(p) = m.pack_of(e) else { continue };
-        let slot = by_pack.entry(p).or_default();
-        slot.1 = slot.1.saturating_add(e.size.min(MAX_DECLARED));
-        if wanted.contains(&e.hash) && !dropped.contains(&e.hash) {
-            slot.0.push(e.hash.clone());
-        }
-    }
+    let by_pack = fetch::by_pack(&m, &wanted, &dropped);
     let scratch = fetch::scratch_dir(&ws.index_dir, "pull")?;
     let mut packs = Vec::new();
     for (i, (p, (hashes, declared))) in by_pack
@@ -405,16 +407,7 @@ fn pull_branch(
     pack::assemble(&out, &inputs).map_err(from_remote)?;
     let have = pack::assembled_hashes(&out).map_err(from_remote)?;
     let mut files = m.files();
-    let mut lacking = 0usize;
-    for f in files.iter_mut().filter(|f| f.skip.is_none()) {
-        if dropped.contains(&f.hash) {
-            f.skip = Some(pack::DROPPED.into());
-        } else if wanted.contains(&f.hash) && !have.contains(&f.hash) {
-            // The pack its manifest names lacks it: that row waits for an index run here.
-            f.skip = Some(pack::NOT_IN_PACK.into());
-            lacking += 1;
-        }
-    }
+    let lacking = mark(&mut files, &wanted, &dropped, &have);
     if lacking > 0 {
         done.warnings.push(format!(
             "{name}: {lacking} files' contents are not in the packs its manifest names: left for the next index run"
@@ -461,6 +454,26 @@ fn pull_branch(
         done.kept.push(t.branch.clone());
     }
     Ok(())
+}
+
+/// Mark the rows whose content this clone dropped, and those whose pack lacks it (they wait
+/// for an index run here); how many of the latter.
+fn mark(
+    files: &mut [pack::RemoteFile],
+    wanted: &HashSet<String>,
+    dropped: &HashSet<String>,
+    have: &HashSet<String>,
+) -> usize {
+    let mut lacking = 0;
+    for f in files.iter_mut().filter(|f| f.skip.is_none()) {
+        if dropped.contains(&f.hash) {
+            f.skip = Some(pack::DROPPED.into());
+        } else if wanted.contains(&f.hash) && !have.contains(&f.hash) {
+            f.skip = Some(pack::NOT_IN_PACK.into());
+            lacking += 1;
+        }
+    }
+    lacking
 }
 
 /// Add what one branch's merge brought in to the pull's total.
