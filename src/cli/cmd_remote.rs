@@ -54,6 +54,10 @@ pub fn push(dir: &Path, remote: Option<&str>, all: bool) -> Result<Outcome, Erro
         };
         writeln!(out, "{line}").map_err(Error::Output)?;
     }
+    for (branch, why) in &done.skipped {
+        let name = render::safe_text(&display_key(branch)).into_owned();
+        writeln!(out, "{name}: not pushed: {why}").map_err(Error::Output)?;
+    }
     writeln!(
         out,
         "uploaded {} packs ({} contents), {}",
@@ -62,7 +66,25 @@ pub fn push(dir: &Path, remote: Option<&str>, all: bool) -> Result<Outcome, Erro
         kib(done.bytes)
     )
     .map_err(Error::Output)?;
+    if done.left_out > 0 {
+        writeln!(
+            out,
+            "left out {} files that are not committed as indexed (untracked or modified) or have names a pull refuses: only committed content is shared",
+            done.left_out
+        )
+        .map_err(Error::Output)?;
+    }
+    warn(&done.warnings)?;
     Ok(Outcome::Found)
+}
+
+/// Print `warnings` (text from the remote escaped) on stderr.
+fn warn(warnings: &[String]) -> Result<(), Error> {
+    let mut err = std::io::stderr();
+    for w in warnings {
+        writeln!(err, "warning: {}", render::safe_text(w)).map_err(Error::Output)?;
+    }
+    Ok(())
 }
 
 /// Run `pull [REMOTE]`.
@@ -108,5 +130,22 @@ pub fn pull(dir: &Path, remote: Option<&str>) -> Result<Outcome, Error> {
         )
         .map_err(Error::Output)?;
     }
-    Ok(Outcome::Found)
+    warn(&done.warnings)?;
+    if done.failed.is_empty() {
+        return Ok(Outcome::Found);
+    }
+    // What the remote holds for these branches is refused: said on stderr, exit 1, and
+    // the other branches are pulled all the same.
+    let mut err = std::io::stderr();
+    for (branch, why) in &done.failed {
+        let name = render::safe_text(&display_key(branch)).into_owned();
+        let why = render::safe_text(why).into_owned();
+        writeln!(err, "warning: {name}: not pulled: {why}").map_err(Error::Output)?;
+    }
+    writeln!(
+        err,
+        "hint: the local index is unchanged for these branches; push them again from a clone with a good index (a damaged object must be deleted on the remote first)"
+    )
+    .map_err(Error::Output)?;
+    Ok(Outcome::NotFound)
 }

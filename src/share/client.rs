@@ -7,6 +7,7 @@
 //! store supports as a conditional write (S3 `If-None-Match: *`, GCS generation 0, Azure
 //! `If-None-Match: *`, a hard link on a file system).
 
+use std::io::Read;
 use std::sync::Arc;
 
 use futures::TryStreamExt;
@@ -42,6 +43,14 @@ pub enum RemoteError {
     /// A push of a branch this index has nothing of.
     #[error("remote {url}: nothing is indexed on {branch} to push")]
     NothingIndexed { url: String, branch: String },
+    /// Writing what was read to its destination failed or was refused there.
+    #[error("remote {url}: reading {key} stopped")]
+    Sink {
+        url: String,
+        key: String,
+        #[source]
+        source: std::io::Error,
+    },
     /// No async runtime could be started.
     #[error("cannot start the runtime for remote {url}")]
     Runtime {
@@ -59,17 +68,34 @@ impl RemoteError {
             RemoteError::Store { .. } => "check the remote's URL, network and credentials (the store's standard environment variables and config files); nothing local was changed".into(),
             RemoteError::BadObject { .. } | RemoteError::Missing { .. } => "the local index is unchanged; push again from a clone with a good index (objects are immutable: a damaged one must be deleted on the remote first)".into(),
             RemoteError::NothingIndexed { .. } => "run `git codesearch index` first (or `push --all` for every indexed branch)".into(),
+            RemoteError::Sink { .. } => "the local index is unchanged; check the free space of the index's directory".into(),
             RemoteError::Runtime { .. } => "the machine is out of threads or file descriptors; try again".into(),
         })
     }
 }
 
+/// Where a remote's objects are.
+enum Backend {
+    /// Object storage, under a prefix (its parts encoded once, as the store lists them).
+    Object(Arc<dyn ObjectStore>, ObjectPath),
+    /// A directory (`file://`), never followed through a link inside it.
+    File(super::local::FileStore),
+}
+
 /// An opened remote.
 pub struct Remote {
-    store: Arc<dyn ObjectStore>,
-    prefix: String,
+    backend: Backend,
     url: String,
     rt: tokio::runtime::Runtime,
+}
+
+/// What [`Remote::get_to`] streamed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GetInfo {
+    /// Bytes read (counted as they came).
+    pub bytes: u64,
+    /// Their SHA-256, lowercase hex.
+    pub sha256: String,
 }
 
 /// Whether a conditional create landed.
@@ -123,11 +149,13 @@ impl Remote {
                 if !path.is_absolute() || !authority.is_empty() {
                     return Err(bad("a file:// remote needs an absolute path (file:///dir)"));
                 }
-                std::fs::create_dir_all(path)
+                let fs = super::local::FileStore::open(path)
                     .map_err(|e| bad(&format!("cannot create the directory: {e}")))?;
-                let fs =
-                    object_store::local::LocalFileSystem::new_with_prefix(path).map_err(built)?;
-                (Arc::new(fs), String::new())
+                return Ok(Remote {
+                    backend: Backend::File(fs),
+                    url: shown,
+                    rt,
+                });
             }
             "s3" | "gs" | "az" | "abfs" => {
                 let prefix = rest[authority.len()..].trim_matches('/').to_string();
@@ -164,8 +192,7 @@ impl Remote {
             }
         };
         Ok(Remote {
-            store,
-            prefix,
+            backend: Backend::Object(store, ObjectPath::from(prefix.as_str())),
             url: shown,
             rt,
         })
@@ -176,11 +203,25 @@ impl Remote {
         &self.url
     }
 
-    fn path(&self, key: &str) -> ObjectPath {
-        if self.prefix.is_empty() {
-            ObjectPath::from(key)
-        } else {
-            ObjectPath::from(format!("{}/{key}", self.prefix))
+    /// The object path of `key` below `prefix`: the prefix's parts as encoded once, then the
+    /// key's (a `~ # %` in a prefix no longer shifts what a listing gives back).
+    fn path(prefix: &ObjectPath, key: &str) -> ObjectPath {
+        prefix
+            .parts()
+            .chain(ObjectPath::from(key).parts())
+            .collect()
+    }
+
+    fn io_err(&self, op: &'static str, key: &str) -> impl Fn(std::io::Error) -> RemoteError + '_ {
+        let key = key.to_string();
+        move |e| RemoteError::Store {
+            url: self.url.clone(),
+            op,
+            key: key.clone(),
+            source: Box::new(object_store::Error::Generic {
+                store: "file",
+                source: Box::new(e),
+            }),
         }
     }
 
@@ -196,50 +237,108 @@ impl Remote {
 
     /// Keys (relative to the remote's prefix) and sizes of every object under `dir`.
     pub fn list(&self, dir: &str) -> Result<Vec<(String, u64)>, RemoteError> {
-        let path = self.path(dir);
+        let (store, prefix) = match &self.backend {
+            Backend::File(fs) => return fs.list(dir).map_err(self.io_err("list", dir)),
+            Backend::Object(store, prefix) => (store, prefix),
+        };
+        let path = Self::path(prefix, dir);
         let metas: Vec<object_store::ObjectMeta> = self
             .rt
-            .block_on(self.store.list(Some(&path)).try_collect())
+            .block_on(store.list(Some(&path)).try_collect())
             .map_err(self.err("list", dir))?;
-        let skip = if self.prefix.is_empty() {
-            0
-        } else {
-            self.prefix.len() + 1
-        };
         Ok(metas
             .into_iter()
             .filter_map(|m| {
-                let key = m.location.as_ref().get(skip..)?.to_string();
-                Some((key, m.size))
+                let parts = m.location.prefix_match(prefix)?;
+                let key: Vec<String> = parts.map(|p| p.as_ref().to_string()).collect();
+                Some((key.join("/"), m.size))
             })
             .collect())
     }
 
-    /// The bytes of `key`, at most `max` of them; `None` if there is no such object.
+    /// The bytes of `key`, at most `max` of them; `None` if there is no such object. For
+    /// small objects (manifests): a pack goes through [`Remote::get_to`].
     pub fn get(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>, RemoteError> {
-        let path = self.path(key);
-        let got = self.rt.block_on(async {
-            let r = self.store.get(&path).await?;
-            if r.meta.size > max {
-                return Ok(Err(r.meta.size));
+        let mut out = Vec::new();
+        Ok(self.get_to(key, max, &mut out)?.map(|_| out))
+    }
+
+    /// Stream the bytes of `key` into `sink` as they arrive, hashing them: never more than
+    /// `max` (counted here, whatever size the store announces), never held whole. `None`
+    /// if there is no such object.
+    pub fn get_to(
+        &self,
+        key: &str,
+        max: u64,
+        sink: &mut dyn std::io::Write,
+    ) -> Result<Option<GetInfo>, RemoteError> {
+        use futures::StreamExt;
+        let mut feed = Feed {
+            remote: self,
+            key,
+            max,
+            sink,
+            hasher: sha2::Sha256::default(),
+            bytes: 0,
+        };
+        let (store, prefix) = match &self.backend {
+            Backend::File(fs) => {
+                let refused = |e: std::io::Error| match e.kind() {
+                    // A link or a special file where an object should be: the remote's data.
+                    std::io::ErrorKind::InvalidInput => feed.remote.bad(key, e.to_string()),
+                    _ => feed.remote.io_err("read", key)(e),
+                };
+                let Some(mut file) = fs.open_file(key).map_err(refused)? else {
+                    return Ok(None);
+                };
+                let mut buf = vec![0u8; 64 << 10];
+                loop {
+                    let n = file.read(&mut buf).map_err(self.io_err("read", key))?;
+                    if n == 0 {
+                        return Ok(Some(feed.done()));
+                    }
+                    feed.take(&buf[..n])?;
+                }
             }
-            Ok(Ok(r.bytes().await?))
-        });
-        match got {
-            Ok(Ok(bytes)) => Ok(Some(bytes.to_vec())),
-            Ok(Err(size)) => Err(RemoteError::BadObject {
-                url: self.url.clone(),
-                key: key.into(),
-                why: format!("it is {size} bytes, more than the {max} allowed"),
-            }),
-            Err(object_store::Error::NotFound { .. }) => Ok(None),
-            Err(e) => Err(self.err("read", key)(e)),
+            Backend::Object(store, prefix) => (store, prefix),
+        };
+        let path = Self::path(prefix, key);
+        let streamed = self.rt.block_on(async {
+            let r = match store.get(&path).await {
+                Ok(r) => r,
+                Err(object_store::Error::NotFound { .. }) => return Ok(false),
+                Err(e) => return Err(self.err("read", key)(e)),
+            };
+            if r.meta.size > max {
+                return Err(feed.too_big(r.meta.size));
+            }
+            let mut stream = r.into_stream();
+            while let Some(chunk) = stream.next().await {
+                feed.take(&chunk.map_err(self.err("read", key))?)?;
+            }
+            Ok(true)
+        })?;
+        Ok(streamed.then(|| feed.done()))
+    }
+
+    fn bad(&self, key: &str, why: String) -> RemoteError {
+        RemoteError::BadObject {
+            url: self.url.clone(),
+            key: key.into(),
+            why,
         }
     }
 
     /// Whether `key` exists.
     pub fn exists(&self, key: &str) -> Result<bool, RemoteError> {
-        match self.rt.block_on(self.store.head(&self.path(key))) {
+        let (store, prefix) = match &self.backend {
+            Backend::File(fs) => {
+                let found = fs.open_file(key).map_err(self.io_err("check", key))?;
+                return Ok(found.is_some());
+            }
+            Backend::Object(store, prefix) => (store, prefix),
+        };
+        match self.rt.block_on(store.head(&Self::path(prefix, key))) {
             Ok(_) => Ok(true),
             Err(object_store::Error::NotFound { .. }) => Ok(false),
             Err(e) => Err(self.err("check", key)(e)),
@@ -248,12 +347,23 @@ impl Remote {
 
     /// Write `bytes` at `key` unless an object is there already (atomically).
     pub fn create(&self, key: &str, bytes: Vec<u8>) -> Result<Created, RemoteError> {
+        let (store, prefix) = match &self.backend {
+            Backend::File(fs) => {
+                let written = fs.create(key, &bytes).map_err(self.io_err("write", key))?;
+                return Ok(if written {
+                    Created::Written
+                } else {
+                    Created::Existed
+                });
+            }
+            Backend::Object(store, prefix) => (store, prefix),
+        };
         let opts = PutOptions {
             mode: PutMode::Create,
             ..Default::default()
         };
-        let put = self.rt.block_on(self.store.put_opts(
-            &self.path(key),
+        let put = self.rt.block_on(store.put_opts(
+            &Self::path(prefix, key),
             PutPayload::from(bytes),
             opts,
         ));
@@ -267,9 +377,57 @@ impl Remote {
 
     /// Delete `key` (an old manifest version); a missing object is no error.
     pub fn delete(&self, key: &str) -> Result<(), RemoteError> {
-        match self.rt.block_on(self.store.delete(&self.path(key))) {
+        let (store, prefix) = match &self.backend {
+            Backend::File(fs) => return fs.delete(key).map_err(self.io_err("delete", key)),
+            Backend::Object(store, prefix) => (store, prefix),
+        };
+        match self.rt.block_on(store.delete(&Self::path(prefix, key))) {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
             Err(e) => Err(self.err("delete", key)(e)),
+        }
+    }
+}
+
+/// What [`Remote::get_to`] has streamed so far: counted, hashed and passed on.
+struct Feed<'a> {
+    remote: &'a Remote,
+    key: &'a str,
+    max: u64,
+    sink: &'a mut dyn std::io::Write,
+    hasher: sha2::Sha256,
+    bytes: u64,
+}
+
+impl Feed<'_> {
+    fn too_big(&self, size: u64) -> RemoteError {
+        let why = format!(
+            "it is {size} bytes or more, more than the {} allowed",
+            self.max
+        );
+        self.remote.bad(self.key, why)
+    }
+
+    fn take(&mut self, chunk: &[u8]) -> Result<(), RemoteError> {
+        use sha2::Digest;
+        self.bytes += chunk.len() as u64;
+        if self.bytes > self.max {
+            return Err(self.too_big(self.bytes));
+        }
+        self.hasher.update(chunk);
+        self.sink
+            .write_all(chunk)
+            .map_err(|source| RemoteError::Sink {
+                url: self.remote.url.clone(),
+                key: self.key.into(),
+                source,
+            })
+    }
+
+    fn done(self) -> GetInfo {
+        use sha2::Digest;
+        GetInfo {
+            bytes: self.bytes,
+            sha256: crate::util::hex(&self.hasher.finalize()),
         }
     }
 }

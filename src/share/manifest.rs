@@ -12,8 +12,18 @@ use crate::store::pack::RemoteFile;
 
 /// The manifest format this build writes and reads.
 pub const FORMAT: u32 = 1;
-/// Most bytes a manifest may unpack to.
-pub const MAX_BYTES: u64 = 512 << 20;
+/// Most bytes of a manifest object as stored (gzip'd): what a pull downloads for one branch.
+pub const MAX_GZ: u64 = 32 << 20;
+/// Most bytes a manifest may unpack to (its JSON, read as it streams, never held whole).
+pub const MAX_JSON: u64 = 128 << 20;
+/// Most entries (paths, and packs) of one manifest: a repository of half a million files
+/// fits; a crafted manifest of millions of tiny entries stops here, at about 100 MiB held.
+pub const MAX_ENTRIES: usize = 500_000;
+/// Most bytes of a path in a manifest (git's own bound on a path it reads, see `git::tree`).
+pub const MAX_PATH: usize = 4096;
+/// Highest manifest version: a key above it is no manifest (so `n + 1` never wraps), and a
+/// branch that reached it takes no more pushes.
+pub const MAX_VERSION: u64 = 1_000_000_000_000;
 /// Where packs live on a remote.
 pub const PACKS: &str = "packs";
 /// Where manifests live on a remote.
@@ -49,8 +59,10 @@ pub struct Manifest {
     /// When it was pushed (the pusher's clock, unix seconds).
     pub pushed_at: i64,
     /// Pack names (SHA-256 of their bytes).
+    #[serde(deserialize_with = "bounded")]
     pub packs: Vec<String>,
     /// The branch's paths.
+    #[serde(deserialize_with = "bounded")]
     pub files: Vec<Entry>,
 }
 
@@ -83,18 +95,20 @@ pub fn parse_key(key: &str) -> Option<(String, u64)> {
         .collect();
     let branch = String::from_utf8(bytes?).ok()?;
     let n: u64 = n.parse().ok()?;
-    is_branch_key(&branch).then_some((branch, n))
+    (is_branch_key(&branch) && (1..=MAX_VERSION).contains(&n)).then_some((branch, n))
 }
 
-/// A catalog key a push writes: `refs/heads/…` or `detached/<commit>` with a safe name, or
-/// the `rev/<commit id>` of an index built with `--rev`.
+/// A catalog key a push writes: `refs/heads/…` with a safe name, or `detached/<commit id>`
+/// (a detached HEAD) or `rev/<commit id>` (an index built with `--rev`), the id in full hex:
+/// anything else after `detached/` could be a revision expression for whoever resolves it.
 pub fn is_branch_key(key: &str) -> bool {
-    if let Some(id) = key.strip_prefix("rev/") {
+    if let Some(id) = key
+        .strip_prefix("rev/")
+        .or_else(|| key.strip_prefix("detached/"))
+    {
         return matches!(id.len(), 40 | 64) && id.bytes().all(|b| b.is_ascii_hexdigit());
     }
-    let name = key
-        .strip_prefix("refs/heads/")
-        .or_else(|| key.strip_prefix("detached/"));
+    let name = key.strip_prefix("refs/heads/");
     name.is_some_and(|n| {
         !n.is_empty()
             && n.len() <= 1024
@@ -193,9 +207,14 @@ impl Manifest {
     /// Parse and check the bytes of the object at `branch`'s manifest key; the reason if
     /// they are not a manifest of that branch this build would write.
     pub fn parse(bytes: &[u8], branch: &str) -> Result<Manifest, String> {
-        let json = gunzip(bytes, MAX_BYTES)?;
-        let m: Manifest =
-            serde_json::from_slice(&json).map_err(|e| format!("it does not parse: {e}"))?;
+        // Streamed: the JSON is never held whole, and neither more than MAX_JSON bytes of
+        // it nor more than MAX_ENTRIES entries are read.
+        let json = Bounded {
+            inner: flate2::read::GzDecoder::new(bytes),
+            left: MAX_JSON,
+        };
+        let m: Manifest = serde_json::from_reader(std::io::BufReader::new(json))
+            .map_err(|e| format!("it does not parse: {e}"))?;
         m.check(branch)?;
         Ok(m)
     }
@@ -215,7 +234,10 @@ impl Manifest {
         }
         let mut seen = HashSet::new();
         for e in &self.files {
-            if !crate::util::is_safe_rel_path(&e.path) || !seen.insert(e.path.as_str()) {
+            if e.path.len() > MAX_PATH
+                || !crate::util::is_safe_rel_path(&e.path)
+                || !seen.insert(e.path.as_str())
+            {
                 return Err(format!("path {:?} is not safe or appears twice", e.path));
             }
             let hash_ok =
@@ -235,6 +257,52 @@ impl Manifest {
         }
         Ok(())
     }
+}
+
+/// A reader that fails past `left` bytes, rather than ending: a manifest cut at its bound
+/// must not parse as a shorter one.
+struct Bounded<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.left = self.left.checked_sub(n as u64).ok_or_else(|| {
+            std::io::Error::other(format!("it unpacks to more than {MAX_JSON} bytes"))
+        })?;
+        Ok(n)
+    }
+}
+
+/// Deserialize a list of at most [`MAX_ENTRIES`] items, failing at the first one past it
+/// (before it is built): serde's own `Vec` takes any length.
+fn bounded<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    struct Visit<T>(std::marker::PhantomData<T>);
+    impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visit<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "a list of at most {MAX_ENTRIES} entries")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+            while let Some(item) = seq.next_element()? {
+                if out.len() == MAX_ENTRIES {
+                    return Err(serde::de::Error::custom(format!(
+                        "more than {MAX_ENTRIES} entries"
+                    )));
+                }
+                out.push(item);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(Visit(std::marker::PhantomData))
 }
 
 /// Gzip `bytes`.
@@ -352,5 +420,76 @@ mod tests {
         assert!(gunzip(b"not gzip", 10)
             .unwrap_err()
             .contains("not gzip data"));
+    }
+
+    /// The bound of the property tests: small for CI, `PROPTEST_CASES=20000` for a long run.
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(64)
+    }
+
+    /// What every manifest that parses holds to, whatever bytes it came from.
+    fn holds(m: &Manifest) -> Result<(), String> {
+        let ok = m.files.len() <= MAX_ENTRIES
+            && m.packs.iter().all(|p| crate::util::is_content_hash(p))
+            && m.files.iter().all(|e| {
+                crate::util::is_safe_rel_path(&e.path)
+                    && e.path.len() <= MAX_PATH
+                    && e.pack.is_none_or(|i| i < m.packs.len())
+                    && m.pack_of(e).is_some() == e.skip.is_none()
+            });
+        ok.then_some(()).ok_or_else(|| format!("{m:?}"))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(cases()))]
+        /// Any bytes, gzip'd or not: refused or a manifest that holds to its checks, never a
+        /// panic.
+        #[test]
+        fn any_bytes_are_refused_or_a_checked_manifest(
+            junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..1024),
+        ) {
+            for bytes in [junk.clone(), gzip(&junk)] {
+                if let Ok(m) = Manifest::parse(&bytes, "refs/heads/main") {
+                    proptest::prop_assert!(holds(&m).is_ok(), "{:?}", holds(&m));
+                }
+            }
+        }
+
+        /// A valid manifest's JSON with bytes changed: refused, or still one that holds.
+        #[test]
+        fn a_mutated_manifest_is_refused_or_checked(
+            paths in proptest::collection::vec("[a-z./\\\\]{1,12}", 1..6),
+            edits in proptest::collection::vec(
+                (proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>()), 1..4),
+        ) {
+            let files: Vec<RemoteFile> = paths.iter().map(|p| file(p, 'a')).collect();
+            let pack = "c".repeat(64);
+            let m = Manifest::new("refs/heads/main", &files, &|_| Some(pack.clone()));
+            let mut json = serde_json::to_vec(&m).unwrap();
+            for (at, b) in edits {
+                let i = at % json.len();
+                json[i] = b;
+            }
+            if let Ok(m) = Manifest::parse(&gzip(&json), "refs/heads/main") {
+                proptest::prop_assert!(holds(&m).is_ok(), "{:?}", holds(&m));
+            }
+        }
+
+        /// A key parses back only to a branch a push writes and a version in range.
+        #[test]
+        fn a_key_parses_only_within_its_bounds(
+            hex in "[0-9a-f]{0,40}",
+            n in "[0-9]{18,21}",
+        ) {
+            let key = format!("{MANIFESTS}/{hex}/{n}");
+            if let Some((branch, v)) = parse_key(&key) {
+                proptest::prop_assert!(is_branch_key(&branch));
+                proptest::prop_assert!((1..=MAX_VERSION).contains(&v));
+                proptest::prop_assert_eq!(key_of(&branch, v), key);
+            }
+        }
     }
 }

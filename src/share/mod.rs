@@ -5,10 +5,14 @@
 //! is shown. It sits above `index` (whose lock and verification it uses) and beside `search`.
 
 pub mod client;
+pub mod committed;
+pub mod fetch;
 pub mod file;
+pub mod local;
 pub mod manifest;
 pub mod remote;
 pub mod unpack;
+pub mod versions;
 
 use crate::index::IndexError;
 use crate::store::StoreError;

@@ -1,19 +1,22 @@
 //! `push` and `pull`: the index shared through object storage, moving only what changed.
 //! A push uploads, as packs named by the SHA-256 of their bytes (`store::pack`), only the
-//! contents the remote lacks, then writes the branch's manifest (`manifest`) last, as a new
-//! version with a conditional create. A pull reads the newest manifest of each branch,
-//! downloads only the packs holding contents this clone lacks, checks each one's hash and
-//! schema, assembles them with the catalogs into one private snapshot and merges that with
-//! `import`'s code and checks (`share::merge_snapshot`): chunk text is checked against this
-//! clone's blobs, or hidden until it can be. Objects are immutable and a manifest version
-//! lands whole or not at all, so a push or pull killed at any point leaves both sides usable
-//! and the next run finishes the work.
+//! committed contents (`committed`) the remote lacks by this clone's own record, then writes
+//! the branch's manifest (`manifest`) last, as a new version with a conditional create
+//! (`versions`). A pull reads the newest manifest of each branch, one branch at a time:
+//! it downloads only the packs holding contents this clone lacks, streamed to disk within
+//! bounds (`fetch`), assembles them with the branch's catalog into one private snapshot and
+//! merges that with `import`'s code and checks (`share::merge_snapshot`). A branch whose
+//! remote data is bad is reported and skipped; the others are pulled. Objects are immutable
+//! and a manifest version lands whole or not at all, so a push or pull killed at any point
+//! leaves both sides usable and the next run finishes the work.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
-use super::client::{Created, Remote, RemoteError};
+use super::client::{Remote, RemoteError};
+use super::fetch::{self, Budget};
 use super::file::Imported;
 use super::manifest::{self, Manifest};
+use super::versions::{self, Record};
 use super::ShareError;
 use crate::store::pack::{self, BranchFiles};
 use crate::store::{Db, StoreError};
@@ -26,13 +29,6 @@ fn pack_bytes() -> u64 {
         .and_then(|v| v.to_str()?.parse().ok())
         .unwrap_or(8 << 20)
 }
-/// Most bytes of one pack object.
-const MAX_PACK: u64 = 4 << 30;
-/// Attempts to land a manifest version while others push the same branch.
-const TRIES: u64 = 20;
-/// Manifest versions kept per branch (a reader that listed an older one retries).
-const KEEP: u64 = 3;
-
 /// What a push did.
 #[derive(Debug, Default, serde::Serialize)]
 pub struct Pushed {
@@ -40,6 +36,12 @@ pub struct Pushed {
     pub remote: String,
     /// Per branch: its catalog key and the manifest version written (`None`: up to date).
     pub branches: Vec<(String, Option<u64>)>,
+    /// Branches not pushed, and why (nothing of them is committed here).
+    pub skipped: Vec<(String, String)>,
+    /// Catalog rows not sent: untracked or modified files, names no push writes.
+    pub left_out: usize,
+    /// What the user should know (a refused version superseded, an older remote).
+    pub warnings: Vec<String>,
     /// Packs uploaded.
     pub packs: usize,
     /// Contents in them.
@@ -60,6 +62,11 @@ pub struct Pulled {
     /// Branches whose catalog here was kept (indexed here since their last pull, or never
     /// pulled): only their new contents were brought in, for the next index run to tag.
     pub kept: Vec<String>,
+    /// Branches not pulled because of what the remote holds for them, and why: this clone
+    /// is unchanged for them.
+    pub failed: Vec<(String, String)>,
+    /// What the user should know about branches that were pulled.
+    pub warnings: Vec<String>,
     /// Packs downloaded.
     pub packs: usize,
     /// Bytes downloaded (packs and manifests).
@@ -68,70 +75,23 @@ pub struct Pulled {
     pub imported: Imported,
 }
 
-/// Newest manifest version of every branch on the remote.
-fn newest(remote: &Remote) -> Result<BTreeMap<String, u64>, RemoteError> {
-    Ok(newest_of(remote.list(manifest::MANIFESTS)?))
-}
-
-/// Newest version of each branch among the manifest keys of a listing.
-fn newest_of(listing: Vec<(String, u64)>) -> BTreeMap<String, u64> {
-    let mut out = BTreeMap::new();
-    for (key, _) in listing {
-        if let Some((branch, n)) = manifest::parse_key(&key) {
-            let e = out.entry(branch).or_insert(n);
-            *e = (*e).max(n);
-        }
-    }
-    out
-}
-
-/// Newest version of `branch`'s manifest: (version, manifest, bytes read); version 0 and
-/// no manifest if it has none.
-fn read_newest(remote: &Remote, branch: &str) -> Result<(u64, Option<Manifest>, u64), RemoteError> {
-    for _ in 0..TRIES {
-        let n = newest_of(remote.list(&manifest::dir_of(branch))?).remove(branch);
-        let Some(n) = n else { return Ok((0, None, 0)) };
-        // Pruned between the listing and the read: list again.
-        if let Some((m, bytes)) = read_version(remote, branch, n)? {
-            return Ok((n, Some(m), bytes));
-        }
-    }
-    Err(RemoteError::Missing {
-        url: remote.url().into(),
-        key: manifest::dir_of(branch),
-    })
-}
-
-fn read_version(
-    remote: &Remote,
-    branch: &str,
-    n: u64,
-) -> Result<Option<(Manifest, u64)>, RemoteError> {
-    let key = manifest::key_of(branch, n);
-    let Some(bytes) = remote.get(&key, manifest::MAX_BYTES)? else {
-        return Ok(None);
-    };
-    let m = Manifest::parse(&bytes, branch).map_err(|why| RemoteError::BadObject {
-        url: remote.url().into(),
-        key,
-        why,
-    })?;
-    Ok(Some((m, bytes.len() as u64)))
-}
-
-/// Push the catalogs of `branches` (and the contents the remote lacks) to `url`.
+/// Push the catalogs of `branches` (their committed contents the remote lacks) to `url`.
 pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, ShareError> {
     let remote = Remote::open(url)?;
     let db = ws.db()?;
+    fetch::clean_stale_scratch(&ws.index_dir);
     let rid = remote.url().to_string();
     let mut done = Pushed {
         remote: rid.clone(),
         ..Pushed::default()
     };
-    // hash -> pack: this clone's record, then what the remote's manifests say.
+    // hash -> pack: only this clone's record (what it uploaded, or pulled and checked); a
+    // manifest's claims are anyone's word.
     let mut known = db.remote_packs(&rid)?;
+    let records = versions::recorded(&db, &rid)?;
     let mut present: HashSet<String> = HashSet::new();
     let mut absent: HashSet<String> = HashSet::new();
+    let max = ws.config.index.max_file_size;
     for branch in branches {
         let files = db.branch_files(branch)?;
         if files.is_empty() {
@@ -141,17 +101,38 @@ pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, Sh
             }
             .into());
         }
-        let (n, current, _) = read_newest(&remote, branch)?;
-        if let Some(m) = &current {
-            for e in &m.files {
-                // This clone's own record first: a manifest may have been written by anyone.
-                if let Some(p) = m.pack_of(e) {
-                    if !known.contains_key(&e.hash) {
-                        known.insert(e.hash.clone(), p.to_string());
-                        present.insert(p.to_string());
-                    }
-                }
+        let total = files.len();
+        let (files, _) = super::committed::committed_rows(&ws.repo, branch, files, max)?;
+        // The names a pull would refuse, never written (they would poison the branch).
+        let files: Vec<pack::RemoteFile> = files
+            .into_iter()
+            .filter(|f| {
+                f.path.len() <= manifest::MAX_PATH && crate::util::is_safe_rel_path(&f.path)
+            })
+            .collect();
+        done.left_out += total - files.len();
+        if files.is_empty() {
+            let why = "none of its indexed files is committed on it here".to_string();
+            done.skipped.push((branch.clone(), why));
+            continue;
+        }
+        let (n, read) = versions::read_newest(&remote, branch)?;
+        let current = match read {
+            Some((Ok(m), _)) => Some(m),
+            Some((Err(why), _)) => {
+                done.warnings.push(format!(
+                    "{}: the remote's version {n} is refused ({why}); this push supersedes it",
+                    crate::git::display_key(branch)
+                ));
+                None
             }
+            None => None,
+        };
+        if let Some(v) = records.get(branch).map(|r| r.version).filter(|v| n < *v) {
+            done.warnings.push(format!(
+                "{}: the remote's newest version ({n}) is older than version {v} recorded here (versions deleted or replayed on the remote)",
+                crate::git::display_key(branch)
+            ));
         }
         let mut wanted: Vec<String> = Vec::new();
         let mut sizes: HashMap<&str, u64> = HashMap::new();
@@ -180,7 +161,7 @@ pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, Sh
         upload(ws, &db, &remote, &wanted, &sizes, &mut known, &mut done)?;
         present.extend(known.values().cloned());
         let m = Manifest::new(branch, &files, &|h| known.get(h).cloned());
-        let landed = land(&remote, branch, &m, n, current, &mut done)?;
+        let landed = versions::land(&remote, branch, &m, n, current, &mut done.bytes)?;
         if let Some(v) = landed {
             db.record_remote_branch(
                 &rid,
@@ -208,10 +189,7 @@ fn upload(
     if wanted.is_empty() {
         return Ok(());
     }
-    let scratch = tempfile::Builder::new()
-        .prefix(".push-")
-        .tempdir_in(&ws.index_dir)
-        .map_err(StoreError::scratch(&ws.index_dir, "create"))?;
+    let scratch = fetch::scratch_dir(&ws.index_dir, "push")?;
     let mut sorted = wanted.to_vec();
     sorted.sort();
     let limit = pack_bytes();
@@ -219,11 +197,11 @@ fn upload(
     let mut size = 0u64;
     for h in sorted {
         let s = sizes.get(h.as_str()).copied().unwrap_or(0);
-        if size > 0 && size + s > limit {
+        if size > 0 && size.saturating_add(s) > limit {
             groups.push(Vec::new());
             size = 0;
         }
-        size += s;
+        size = size.saturating_add(s);
         if let Some(g) = groups.last_mut() {
             g.push(h);
         }
@@ -247,43 +225,6 @@ fn upload(
     Ok(())
 }
 
-/// Write `m` as the version after `n` of `branch`'s manifest, unless the newest version
-/// says the same; on a conflict (another push of the branch landed first), read the newest
-/// and go after it. The version written, or `None` when up to date.
-fn land(
-    remote: &Remote,
-    branch: &str,
-    m: &Manifest,
-    mut n: u64,
-    mut current: Option<Manifest>,
-    done: &mut Pushed,
-) -> Result<Option<u64>, RemoteError> {
-    let bytes = m.to_bytes();
-    for _ in 0..TRIES {
-        if current.as_ref().is_some_and(|c| c.same_as(m)) {
-            return Ok(None);
-        }
-        let key = manifest::key_of(branch, n + 1);
-        match remote.create(&key, bytes.clone())? {
-            Created::Written => {
-                done.bytes += bytes.len() as u64;
-                tracing::debug!(%key, "manifest written");
-                prune(remote, branch, n + 1);
-                return Ok(Some(n + 1));
-            }
-            Created::Existed => {
-                tracing::debug!(%key, "manifest version taken: reading the newest");
-                (n, current, _) = read_newest(remote, branch)?;
-            }
-        }
-    }
-    Err(RemoteError::BadObject {
-        url: remote.url().into(),
-        key: manifest::dir_of(branch),
-        why: format!("{TRIES} other pushes of this branch landed first; try again"),
-    })
-}
-
 /// Write `m` after version `n` (the newest its writer read, with `read` its manifest) as
 /// [`push`] does: the version written, or `None` when the newest says the same. Public for
 /// the tests of concurrent pushes (a writer that read before another landed).
@@ -293,47 +234,33 @@ pub fn land_manifest(
     n: u64,
     read: Option<Manifest>,
 ) -> Result<Option<u64>, RemoteError> {
-    land(remote, &m.branch, m, n, read, &mut Pushed::default())
+    versions::land(remote, &m.branch, m, n, read, &mut 0)
 }
 
-/// Delete versions of `branch`'s manifest older than the last [`KEEP`] (best effort).
-fn prune(remote: &Remote, branch: &str, newest: u64) {
-    let Ok(keys) = remote.list(&manifest::dir_of(branch)) else {
-        return;
-    };
-    for (key, _) in keys {
-        if manifest::parse_key(&key).is_some_and(|(_, n)| n + KEEP <= newest) {
-            let _ = remote.delete(&key);
-        }
-    }
-}
-
-/// One branch's newest manifest to pull: its version, and whether its catalog replaces this
-/// clone's (a branch indexed here since its last pull keeps its own catalog; its contents are
-/// still brought in, so the next index run only tags them).
+/// One branch to pull: the newest version listed, whether its catalog replaces this clone's
+/// (a branch indexed here since its last pull keeps its own catalog; its contents are still
+/// brought in, so the next index run only tags them), and what this clone recorded of it.
 struct Take {
-    manifest: Manifest,
+    branch: String,
     version: u64,
     replace: bool,
+    recorded: Option<Record>,
 }
 
-/// The newest manifests of the remote's branches to pull; those already pulled are noted in
-/// `done` as up to date.
+/// The branches of the remote to pull; those already pulled are noted in `done` as up to
+/// date, those whose newest version is older than the one recorded here as failed.
 fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, ShareError> {
-    let records: HashMap<String, pack::RemoteBranch> = db
-        .remote_branches()?
-        .into_iter()
-        .filter(|r| r.remote == done.remote)
-        .map(|r| (r.branch.clone(), r))
-        .collect();
+    let records = versions::recorded(db, &done.remote)?;
     let local: HashSet<String> = db.branches()?.into_iter().collect();
     let mut take = Vec::new();
-    for (branch, n) in newest(remote)? {
-        let record = records.get(&branch);
-        if local.contains(&branch)
-            && record.is_some_and(|r| r.manifest == manifest::key_of(&branch, n))
-        {
+    for (branch, n) in versions::newest(remote)? {
+        let record = records.get(&branch).copied();
+        if local.contains(&branch) && record.is_some_and(|r| r.version == n) {
             done.up_to_date.push(branch);
+            continue;
+        }
+        if let Some(v) = record.map(|r| r.version).filter(|v| n < *v) {
+            done.failed.push((branch, older(n, v)));
             continue;
         }
         // Replace only what an earlier pull brought and no index run here has changed.
@@ -342,26 +269,22 @@ fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, Sha
                 Some(at) => db.last_run_on(&branch)?.is_some_and(|run| run >= at),
                 None => true,
             };
-        let (n, m, bytes) = match read_version(remote, &branch, n)? {
-            Some((m, bytes)) => (n, Some(m), bytes),
-            None => read_newest(remote, &branch)?,
-        };
-        done.bytes += bytes;
-        if let Some(manifest) = m {
-            if ours {
-                done.kept.push(branch);
-            }
-            take.push(Take {
-                manifest,
-                version: n,
-                replace: !ours,
-            });
-        }
+        take.push(Take {
+            branch,
+            version: n,
+            replace: !ours,
+            recorded: record,
+        });
     }
     Ok(take)
 }
 
-/// Pull every branch of the remote at `url` into this index.
+/// Why a branch whose remote version `n` is older than version `v` recorded here is refused.
+fn older(n: u64, v: u64) -> String {
+    format!("the remote's newest manifest (version {n}) is older than version {v} recorded here: not merged (newer versions were deleted, or an old one replayed)")
+}
+
+/// Pull every branch of the remote at `url` into this index, one branch at a time.
 pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, ShareError> {
     let remote = Remote::open(url)?;
     let rid = remote.url().to_string();
@@ -370,117 +293,196 @@ pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, ShareError> {
         ..Pulled::default()
     };
     let db = ws.db()?;
+    fetch::clean_stale_scratch(&ws.index_dir);
     let take = to_pull(&remote, &db, &mut done)?;
-    if take.is_empty() {
-        return Ok(done);
-    }
-    // The contents this clone lacks, by the pack holding them (each from one pack); not
-    // those it checked and dropped already (its next index run computes them here).
-    let ours = db.computed_hashes()?;
-    let dropped = db.mismatched_hashes()?;
     drop(db);
-    let mut by_pack: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut budget = Budget::default();
     for t in &take {
-        let m = &t.manifest;
-        for e in m.files.iter().filter(|e| e.skip.is_none()) {
-            if !ours.contains(&e.hash) && !dropped.contains(&e.hash) && seen.insert(&e.hash) {
-                let p = m.pack_of(e).unwrap_or_default().to_string();
-                by_pack.entry(p).or_default().push(e.hash.clone());
+        match pull_branch(ws, &remote, t, &mut budget, &mut done) {
+            Ok(()) => {}
+            Err(ShareError::Remote(
+                e @ (RemoteError::BadObject { .. } | RemoteError::Missing { .. }),
+            )) => {
+                tracing::debug!(branch = %t.branch, error = %e, "branch not pulled");
+                done.failed.push((t.branch.clone(), e.to_string()));
             }
+            Err(e) => return Err(e),
         }
     }
-    let scratch = tempfile::Builder::new()
-        .prefix(".pull-")
-        .tempdir_in(&ws.index_dir)
-        .map_err(StoreError::scratch(&ws.index_dir, "create"))?;
-    let mut packs = Vec::new();
-    for (i, (name, hashes)) in by_pack.iter().enumerate() {
-        let path = scratch.path().join(format!("pack-{i}.sqlite"));
-        done.bytes += fetch_pack(&remote, name, &path)?;
-        packs.push((path, hashes.clone()));
-        done.packs += 1;
-    }
-    let out = scratch.path().join(DB_FILE);
-    let branches: Vec<BranchFiles> = take
-        .iter()
-        .filter(|t| t.replace)
-        .map(|t| {
-            let m = &t.manifest;
-            let mut files = m.files();
-            for f in files
-                .iter_mut()
-                .filter(|f| f.skip.is_none() && dropped.contains(&f.hash))
-            {
-                f.skip = Some(pack::DROPPED.into());
-            }
-            BranchFiles {
-                branch: m.branch.clone(),
-                pushed_at: m.pushed_at,
-                files,
-            }
-        })
-        .collect();
-    pack::assemble(&out, &packs, &branches)?;
-    let have = pack::assembled_hashes(&out)?;
-    if let Some(h) = seen.iter().find(|h| !have.contains(**h)) {
-        return Err(RemoteError::BadObject {
-            url: rid,
-            key: manifest::pack_key(
-                by_pack
-                    .iter()
-                    .find(|(_, v)| v.iter().any(|x| x == h))
-                    .map_or("", |(p, _)| p),
-            ),
-            why: format!("it lacks content {h}, which a manifest says it holds"),
-        }
-        .into());
-    }
-    let replace: Vec<String> = take
-        .iter()
-        .filter(|t| t.replace)
-        .map(|t| t.manifest.branch.clone())
-        .collect();
-    let label = std::path::PathBuf::from(&rid);
-    done.imported = super::file::merge_snapshot(ws, scratch.path(), &label, &replace, |db| {
-        for t in &take {
-            let (m, key) = (&t.manifest, manifest::key_of(&t.manifest.branch, t.version));
-            db.record_remote_branch(&rid, &m.branch, &key, m.pushed_at, t.replace)?;
-        }
-        Ok(())
-    })?;
-    done.merged = replace;
     Ok(done)
 }
 
-/// Download pack `name` to `path`, checking its hash and its database; the bytes read.
-fn fetch_pack(remote: &Remote, name: &str, path: &std::path::Path) -> Result<u64, ShareError> {
-    let key = manifest::pack_key(name);
+/// The manifest of the branch `t` to pull, checked against this clone's record and charged
+/// to the pull's budget: its object key and the manifest (`None`: the branch is gone).
+fn read_take(
+    remote: &Remote,
+    t: &Take,
+    budget: &mut Budget,
+    done: &mut Pulled,
+) -> Result<Option<(String, Manifest)>, ShareError> {
+    let (version, (read, bytes)) = match versions::read_version(remote, &t.branch, t.version)? {
+        Some(read) => (t.version, read),
+        // Pruned since the listing: a newer one landed.
+        None => match versions::read_newest(remote, &t.branch)? {
+            (n, Some(read)) => (n, read),
+            (_, None) => return Ok(None),
+        },
+    };
+    done.bytes += bytes;
+    let key = manifest::key_of(&t.branch, version);
     let bad = |why: String| RemoteError::BadObject {
         url: remote.url().into(),
         key: key.clone(),
         why,
     };
-    if !crate::util::is_content_hash(name) {
-        return Err(bad("a manifest names it without a pack".into()).into());
+    if let Some(v) = t.recorded.map(|r| r.version).filter(|v| version < *v) {
+        return Err(bad(older(version, v)).into());
     }
-    let bytes = remote
-        .get(&key, MAX_PACK)?
-        .ok_or_else(|| RemoteError::Missing {
-            url: remote.url().into(),
-            key: key.clone(),
-        })?;
-    let got = crate::util::sha256_hex(&bytes);
-    if got != name {
-        return Err(bad(format!("its bytes hash to {got}, not to its name")).into());
+    let m = read.map_err(&bad)?;
+    budget.manifest(m.files.len(), bytes).map_err(&bad)?;
+    let name = crate::git::display_key(&t.branch);
+    if let Some(at) = t
+        .recorded
+        .and_then(|r| r.pushed_at)
+        .filter(|at| m.pushed_at < *at)
+    {
+        done.warnings.push(format!(
+            "{name}: version {version} says it was pushed at {}, before the version recorded here ({at}): merged, as it is newer by its number (the pushers' clocks may differ)",
+            m.pushed_at
+        ));
     }
-    // Unpacked straight to the file: a pack may unpack to as much as a snapshot.
-    let mut file = std::fs::File::create(path).map_err(StoreError::scratch(path, "write"))?;
-    manifest::gunzip_to(&bytes, &mut file, super::unpack::MAX_BYTES).map_err(|e| match e {
-        manifest::Gunzip::Refused(why) => ShareError::from(bad(why)),
-        manifest::Gunzip::Write(e) => StoreError::scratch(path, "write")(e).into(),
+    Ok(Some((key, m)))
+}
+
+/// Pull one branch: its manifest, the packs of the contents this clone lacks, merged.
+fn pull_branch(
+    ws: &Workspace,
+    remote: &Remote,
+    t: &Take,
+    budget: &mut Budget,
+    done: &mut Pulled,
+) -> Result<(), ShareError> {
+    let Some((key, m)) = read_take(remote, t, budget, done)? else {
+        return Ok(());
+    };
+    let bad = |why: String| RemoteError::BadObject {
+        url: remote.url().into(),
+        key: key.clone(),
+        why,
+    };
+    let name = crate::git::display_key(&t.branch);
+    let (wanted, dropped) = {
+        let db = ws.db()?;
+        let hashes = m
+            .files
+            .iter()
+            .filter(|e| e.skip.is_none())
+            .map(|e| e.hash.as_str());
+        (db.lacking(hashes)?, db.mismatched_hashes()?)
+    };
+    let by_pack = fetch::by_pack(&m, &wanted, &dropped);
+    let scratch = fetch::scratch_dir(&ws.index_dir, "pull")?;
+    let mut packs = Vec::new();
+    for (i, (p, (hashes, declared))) in by_pack
+        .iter()
+        .filter(|(_, (h, _))| !h.is_empty())
+        .enumerate()
+    {
+        let path = scratch.path().join(format!("pack-{i}.sqlite"));
+        done.bytes += fetch::fetch_pack(remote, p, *declared, &path, budget)?;
+        packs.push((path, hashes.clone(), p.to_string()));
+        done.packs += 1;
+    }
+    let out = scratch.path().join(DB_FILE);
+    let from_remote = |e: StoreError| match e {
+        StoreError::Corrupt { .. } | StoreError::BadSnapshot { .. } => {
+            ShareError::from(bad(crate::util::chain(&e)))
+        }
+        e => e.into(),
+    };
+    let inputs: Vec<_> = packs
+        .iter()
+        .map(|(path, h, _)| (path.clone(), h.clone()))
+        .collect();
+    pack::assemble(&out, &inputs).map_err(from_remote)?;
+    let have = pack::assembled_hashes(&out).map_err(from_remote)?;
+    let mut files = m.files();
+    let lacking = mark(&mut files, &wanted, &dropped, &have);
+    if lacking > 0 {
+        done.warnings.push(format!(
+            "{name}: {lacking} files' contents are not in the packs its manifest names: left for the next index run"
+        ));
+    }
+    if t.replace {
+        let b = BranchFiles {
+            branch: t.branch.clone(),
+            pushed_at: m.pushed_at,
+            files,
+        };
+        pack::add_catalog(&out, &[b]).map_err(from_remote)?;
+    }
+    // What this clone saw in each pack: reusable by its own pushes from now on.
+    let found: Vec<(String, Vec<String>)> = packs
+        .iter()
+        .map(|(_, hashes, p)| {
+            let held = hashes
+                .iter()
+                .filter(|h| have.contains(*h))
+                .cloned()
+                .collect();
+            (p.clone(), held)
+        })
+        .collect();
+    let replace: Vec<String> = t.replace.then(|| t.branch.clone()).into_iter().collect();
+    let label = std::path::PathBuf::from(remote.url());
+    let rid = remote.url();
+    let imported = super::file::merge_snapshot(ws, scratch.path(), &label, &replace, |db| {
+        db.record_remote_branch(rid, &t.branch, &key, m.pushed_at, t.replace)?;
+        for (p, held) in &found {
+            db.record_pack(rid, p, held)?;
+        }
+        Ok(())
+    })
+    .map_err(|e| match e {
+        ShareError::Store(e @ StoreError::BadSnapshot { .. }) => from_remote(e),
+        e => e,
     })?;
-    crate::store::snapshot::check(path)?;
-    tracing::debug!(pack = %name, "pack fetched");
-    Ok(bytes.len() as u64)
+    add(&mut done.imported, imported);
+    if t.replace {
+        done.merged.push(t.branch.clone());
+    } else {
+        done.kept.push(t.branch.clone());
+    }
+    Ok(())
+}
+
+/// Mark the rows whose content this clone dropped, and those whose pack lacks it (they wait
+/// for an index run here); how many of the latter.
+fn mark(
+    files: &mut [pack::RemoteFile],
+    wanted: &HashSet<String>,
+    dropped: &HashSet<String>,
+    have: &HashSet<String>,
+) -> usize {
+    let mut lacking = 0;
+    for f in files.iter_mut().filter(|f| f.skip.is_none()) {
+        if dropped.contains(&f.hash) {
+            f.skip = Some(pack::DROPPED.into());
+        } else if wanted.contains(&f.hash) && !have.contains(&f.hash) {
+            f.skip = Some(pack::NOT_IN_PACK.into());
+            lacking += 1;
+        }
+    }
+    lacking
+}
+
+/// Add what one branch's merge brought in to the pull's total.
+fn add(total: &mut Imported, one: Imported) {
+    total.contents += one.contents;
+    total.chunks += one.chunks;
+    total.branches.extend(one.branches);
+    total.checked.verified += one.checked.verified;
+    total.checked.dropped += one.checked.dropped;
+    // The contents still waiting in the whole index: the last merge's count.
+    total.unverified = one.unverified;
 }

@@ -29,6 +29,9 @@ pub struct RemoteFile {
 
 /// The skip reason a pull gives a row whose content this clone checked and dropped.
 pub const DROPPED: &str = MISMATCH;
+/// The skip reason a pull gives a row whose content the pack its manifest names lacks (its
+/// file is computed here by the next index run).
+pub const NOT_IN_PACK: &str = "not in the remote's pack";
 
 /// The catalog of one branch to write into an assembled snapshot.
 pub struct BranchFiles {
@@ -148,16 +151,12 @@ impl Db {
 
 /// Assemble, at `out`, a snapshot of the contents taken from `packs` (each a pack database
 /// already checked by `snapshot::check`, with the hashes to take from it, each hash from one
-/// pack only) and the catalogs of `branches`. Chunk row ids are numbered afresh: each pack
-/// numbered its own.
-pub fn assemble(
-    out: &Path,
-    packs: &[(PathBuf, Vec<String>)],
-    branches: &[BranchFiles],
-) -> Result<(), StoreError> {
+/// pack only); its catalog is added by [`add_catalog`]. Chunk row ids are numbered afresh:
+/// each pack numbered its own.
+pub fn assemble(out: &Path, packs: &[(PathBuf, Vec<String>)]) -> Result<(), StoreError> {
     empty_snapshot(out)?;
     let err = |e| super::sqlite::sqlite_err(out, "assemble pulled packs", e);
-    let mut conn = Connection::open(out).map_err(err)?;
+    let conn = Connection::open(out).map_err(err)?;
     for (pack, hashes) in packs {
         conn.execute("ATTACH DATABASE ?1 AS p", [pack.to_string_lossy()])
             .map_err(err)?;
@@ -179,6 +178,13 @@ pub fn assemble(
         )
         .map_err(err)?;
     }
+    Ok(())
+}
+
+/// Add the catalogs of `branches` to the snapshot [`assemble`] wrote at `out`.
+pub fn add_catalog(out: &Path, branches: &[BranchFiles]) -> Result<(), StoreError> {
+    let err = |e| super::sqlite::sqlite_err(out, "assemble pulled packs", e);
+    let mut conn = Connection::open(out).map_err(err)?;
     let tx = conn.transaction().map_err(err)?;
     {
         let mut add = tx
@@ -221,6 +227,25 @@ pub fn assembled_hashes(path: &Path) -> Result<std::collections::HashSet<String>
 }
 
 impl Db {
+    /// Those of `hashes` this index has no content row of.
+    pub fn lacking<'a>(
+        &self,
+        hashes: impl IntoIterator<Item = &'a str>,
+    ) -> Result<std::collections::HashSet<String>, StoreError> {
+        let err = |e| self.err("read contents", e);
+        let mut has = self
+            .conn
+            .prepare_cached("SELECT 1 FROM content WHERE content_hash = ?1")
+            .map_err(err)?;
+        let mut out = std::collections::HashSet::new();
+        for h in hashes {
+            if !has.exists([h]).map_err(err)? {
+                out.insert(h.to_string());
+            }
+        }
+        Ok(out)
+    }
+
     /// Content hash -> pack of everything this clone recorded as held by `remote`.
     pub fn remote_packs(&self, remote: &str) -> Result<HashMap<String, String>, StoreError> {
         let err = |e| self.err("read remote records", e);

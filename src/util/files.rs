@@ -58,8 +58,10 @@ fn names(rel: &Path) -> std::io::Result<Vec<&std::ffi::OsStr>> {
     Ok(names)
 }
 
+/// Open the regular file or directory `rel` below `root` for reading, every component
+/// reached without following a link.
 #[cfg(unix)]
-fn open_beneath(root: &Path, rel: &Path) -> std::io::Result<File> {
+pub fn open_beneath(root: &Path, rel: &Path) -> std::io::Result<File> {
     let names = names(rel)?;
     let (file, dirs) = names.split_last().expect("at least one name");
     let mut dir = File::open(root)?;
@@ -93,10 +95,116 @@ fn open_at(dir: &File, name: &std::ffi::OsStr, extra: libc::c_int) -> std::io::R
     Ok(unsafe { File::from_raw_fd(fd) })
 }
 
+/// Open the regular file or directory `rel` below `root` for reading.
 #[cfg(not(unix))]
-fn open_beneath(root: &Path, rel: &Path) -> std::io::Result<File> {
+pub fn open_beneath(root: &Path, rel: &Path) -> std::io::Result<File> {
     names(rel)?;
     File::open(root.join(rel))
+}
+
+/// Open the directory `rel` below `root` (`root` itself when `rel` is empty), each component
+/// a real directory reached without following a link; missing ones are created when `create`.
+#[cfg(unix)]
+pub fn dir_beneath(root: &Path, rel: &Path, create: bool) -> std::io::Result<File> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let mut dir = File::open(root)?;
+    for c in rel.components() {
+        let Component::Normal(name) = c else {
+            return Err(refused("not a path below the tree"));
+        };
+        match open_at(&dir, name, libc::O_DIRECTORY) {
+            Err(e) if create && e.kind() == std::io::ErrorKind::NotFound => {
+                let cname = std::ffi::CString::new(name.as_bytes())
+                    .map_err(|_| refused("a NUL in a name"))?;
+                // SAFETY: an open descriptor and a NUL-terminated name, both live.
+                let r = unsafe { libc::mkdirat(dir.as_raw_fd(), cname.as_ptr(), 0o777) };
+                let e = std::io::Error::last_os_error();
+                if r != 0 && e.raw_os_error() != Some(libc::EEXIST) {
+                    return Err(e);
+                }
+                dir = open_at(&dir, name, libc::O_DIRECTORY)?;
+            }
+            opened => dir = opened?,
+        }
+    }
+    Ok(dir)
+}
+
+/// Open the directory `rel` below `root`, creating missing ones when `create`.
+#[cfg(not(unix))]
+pub fn dir_beneath(root: &Path, rel: &Path, create: bool) -> std::io::Result<File> {
+    let path = root.join(rel);
+    if create {
+        std::fs::create_dir_all(&path)?;
+    }
+    File::open(path)
+}
+
+/// Write `bytes` as the new file `name` in the directory `dir` (from [`dir_beneath`]) unless
+/// something is there already, atomically: a temporary file, then a hard link that never
+/// replaces. Whether it was written.
+#[cfg(unix)]
+pub fn create_in(dir: &File, name: &str, bytes: &[u8]) -> std::io::Result<bool> {
+    use std::io::Write;
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let cstr = |s: &str| std::ffi::CString::new(s).map_err(|_| refused("a NUL in a name"));
+    let tmp = format!(".tmp-{}-{name}", std::process::id());
+    let (ctmp, cname) = (cstr(&tmp)?, cstr(name)?);
+    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    // SAFETY: an open descriptor and a NUL-terminated name, both live.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), ctmp.as_ptr(), flags, 0o666) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and belongs to nothing else.
+    let mut file = unsafe { File::from_raw_fd(fd) };
+    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    // SAFETY: as above; linkat with no flags never follows `tmp` and never replaces `name`.
+    let linked = written.and_then(|()| {
+        let r = unsafe {
+            libc::linkat(
+                dir.as_raw_fd(),
+                ctmp.as_ptr(),
+                dir.as_raw_fd(),
+                cname.as_ptr(),
+                0,
+            )
+        };
+        let e = std::io::Error::last_os_error();
+        match r {
+            0 => Ok(true),
+            _ if e.raw_os_error() == Some(libc::EEXIST) => Ok(false),
+            _ => Err(e),
+        }
+    });
+    // SAFETY: as above.
+    unsafe { libc::unlinkat(dir.as_raw_fd(), ctmp.as_ptr(), 0) };
+    linked
+}
+
+/// Remove the file `name` of the directory `dir` (never what a link there points to).
+#[cfg(unix)]
+pub fn remove_in(dir: &File, name: &str) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let cname = std::ffi::CString::new(name).map_err(|_| refused("a NUL in a name"))?;
+    // SAFETY: an open descriptor and a NUL-terminated name, both live.
+    if unsafe { libc::unlinkat(dir.as_raw_fd(), cname.as_ptr(), 0) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Not on this platform: a `file://` remote needs `linkat` and `unlinkat`.
+#[cfg(not(unix))]
+pub fn create_in(_dir: &File, _name: &str, _bytes: &[u8]) -> std::io::Result<bool> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Not on this platform: a `file://` remote needs `linkat` and `unlinkat`.
+#[cfg(not(unix))]
+pub fn remove_in(_dir: &File, _name: &str) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
 }
 
 #[cfg(all(test, unix))]

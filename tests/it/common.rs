@@ -313,3 +313,40 @@ impl Traced {
         status
     }
 }
+
+/// Run `cmd` to completion and measure it: its output and the peak resident set size of that
+/// child alone, in KiB. The child is reaped with `wait4`, whose `rusage` is the child's own
+/// (`RUSAGE_CHILDREN` would mix in the children of tests running alongside).
+pub fn peak_rss(cmd: &mut Command) -> (Output, u64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the command to measure");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("piped stderr")));
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    // SAFETY: `rusage` is plain data that wait4 fills; `pid` is our own unreaped child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid, "wait4: {}", std::io::Error::last_os_error());
+    let output = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: out.join().expect("stdout reader"),
+        stderr: err.join().expect("stderr reader"),
+    };
+    // Linux reports ru_maxrss in KiB.
+    (output, usage.ru_maxrss as u64)
+}

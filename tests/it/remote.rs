@@ -24,8 +24,13 @@ pub(crate) struct Target {
 
 impl Target {
     pub(crate) fn file() -> Target {
+        Target::file_at("remote")
+    }
+
+    /// A `file://` remote in the directory `name` of a new temporary directory.
+    pub(crate) fn file_at(name: &str) -> Target {
         let dir = tempfile::tempdir().unwrap();
-        let url = format!("file://{}/remote", dir.path().display());
+        let url = format!("file://{}/{name}", dir.path().display());
         Target {
             remote: Remote::open(&url).unwrap(),
             url,
@@ -36,8 +41,13 @@ impl Target {
     }
 
     pub(crate) fn s3() -> Target {
+        Target::s3_at("ci/idx")
+    }
+
+    /// A remote on a new S3 server, under `prefix` of its bucket.
+    pub(crate) fn s3_at(prefix: &str) -> Target {
         let server = S3Server::start("team-index");
-        let url = "s3://team-index/ci/idx".to_string();
+        let url = format!("s3://team-index/{prefix}");
         let opts = server.options();
         let opts: Vec<(&str, &str)> = opts.iter().map(|(k, v)| (*k, v.as_str())).collect();
         Target {
@@ -80,11 +90,23 @@ impl Target {
     }
 
     /// A failing run: exit 2, stderr says `says` and has a hint.
+    #[allow(dead_code)] // for the other files' scenarios
     pub(crate) fn fails(&self, repo: &TestRepo, args: &[&str], says: &str) {
         let out = self.run(repo, args);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.contains(says) && err.contains("hint:"), "{err}");
+    }
+
+    /// A pull that pulls what it can: exit 1, stderr says `says` (what was not pulled) with
+    /// a hint that does not send the user to repair a healthy index; its stdout.
+    pub(crate) fn partial(&self, repo: &TestRepo, args: &[&str], says: &str) -> String {
+        let out = self.run(repo, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(says) && err.contains("hint:"), "{err}");
+        assert!(!err.contains("doctor"), "{err}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// Every object on the remote: key -> size.
@@ -257,8 +279,74 @@ fn tampered(t: &Target) {
     t.remote.delete(pack).unwrap();
     t.remote.create(pack, bytes).unwrap();
     let dev = fresh_clone(&ci);
-    t.fails(&dev, &["pull"], "not to its name");
+    t.partial(&dev, &["pull"], "not to its name");
     assert!(branches(&dev).is_empty());
+}
+
+/// A manifest of `branch` at version `n` whose first path climbs out of the work tree,
+/// written as a bucket writer could.
+fn land_climbing(t: &Target, branch: &str, n: u64) {
+    let v1 = t
+        .remote
+        .get(&key_of("refs/heads/main", 1), 1 << 20)
+        .unwrap()
+        .unwrap();
+    let mut m = Manifest::parse(&v1, "refs/heads/main").unwrap();
+    m.branch = branch.into();
+    m.files[0].path = "../../x".into();
+    t.remote.create(&key_of(branch, n), m.to_bytes()).unwrap();
+}
+
+fn bad_branch(t: &Target) {
+    let ci = fixture();
+    ci.index(&[]);
+    t.ok(&ci, &["push"]);
+    land_climbing(t, "refs/heads/evil", 1);
+    let dev = fresh_clone(&ci);
+    let out = t.partial(&dev, &["pull"], "evil: not pulled");
+    assert!(out.contains("branches merged: main"), "{out}");
+    assert_eq!(
+        dev.hit_paths("retry failed uploads", &["--no-index"])[0],
+        "app/upload.py"
+    );
+    // A push of main whose newest version is bad supersedes it, and the pull goes on.
+    land_climbing(t, "refs/heads/main", 2);
+    ci.write("src/quota.rs", "pub fn quota_exceeded_marker() {}\n");
+    ci.commit_all("quota");
+    ci.index(&[]);
+    let out = t.run(&ci, &["push", "--all"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("supersedes"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("manifest version 3"));
+    dev.git(&["fetch", "-q", ci.path().to_str().unwrap(), "main"]);
+    dev.git(&["reset", "-q", "--hard", "FETCH_HEAD"]);
+    let out = t.partial(&dev, &["pull"], "evil: not pulled");
+    assert!(out.contains("branches merged: main"), "{out}");
+}
+
+/// A file this clone never committed (a local note with a credential) is never uploaded,
+/// nor a tracked file's uncommitted text.
+fn untracked(t: &Target) {
+    let ci = fixture();
+    ci.write(
+        "notes/local-credentials.txt",
+        format!("aws_secret={SECRET}\n"),
+    );
+    ci.write("app/upload.py", format!("{UPLOAD_PY}\n# draft_{SECRET}\n"));
+    ci.index(&[]);
+    let out = t.ok(&ci, &["push"]);
+    assert!(out.contains("left out 2 files"), "{out}");
+    for key in t.objects().into_keys() {
+        let gz = t.remote.get(&key, 1 << 30).unwrap().unwrap();
+        let bytes = git_codesearch::share::manifest::gunzip(&gz, 1 << 30).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(SECRET), "{key} carries the secret");
+        assert!(!text.contains("local-credentials"), "{key} names the note");
+    }
+    assert!(t
+        .ok(&fresh_clone(&ci), &["pull"])
+        .contains("branches merged: main"));
 }
 
 /// One test per remote kind for a scenario: `file_NAME` and `s3_NAME`.
@@ -283,6 +371,10 @@ on_both! {
     concurrent => file_concurrent_pushes_both_land, s3_concurrent_pushes_both_land;
     tampered => file_a_tampered_pack_is_refused_by_its_hash,
         s3_a_tampered_pack_is_refused_by_its_hash;
+    bad_branch => file_one_bad_branch_is_reported_and_the_others_pulled,
+        s3_one_bad_branch_is_reported_and_the_others_pulled;
+    untracked => file_push_never_uploads_an_untracked_file,
+        s3_push_never_uploads_an_untracked_file;
 }
 
 #[test]
@@ -304,8 +396,11 @@ fn a_manifest_naming_a_missing_pack_fails_and_changes_nothing() {
         .filter(|p| !packs.contains(p))
         .collect();
     t.remote.delete(&new[0]).unwrap();
-    t.fails(&dev, &["pull"], "is missing");
-    assert_eq!(dev.status(&[]), before);
+    // That branch fails, and nothing changes for it; main is as this clone has it.
+    let out = t.partial(&dev, &["pull"], "feature: not pulled");
+    assert!(!out.contains("branches merged: feature"), "{out}");
+    let after = dev.status(&[]);
+    assert_eq!(after["branches"], before["branches"], "{after}");
 }
 
 #[test]
