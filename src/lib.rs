@@ -12,14 +12,14 @@ pub mod embed;
 pub mod env;
 pub mod error;
 pub mod git;
-pub mod http;
+pub(crate) mod http;
 pub mod index;
-pub mod lang;
+pub(crate) mod lang;
 pub mod report;
 pub mod search;
 pub mod share;
 pub mod store;
-pub mod text;
+pub(crate) mod text;
 pub mod util;
 pub mod workspace;
 

@@ -12,7 +12,7 @@ use std::path::Path;
 
 mod error;
 mod file;
-pub mod keys;
+pub(crate) mod keys;
 mod llm;
 mod provider;
 mod ranges;

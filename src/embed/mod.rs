@@ -4,13 +4,13 @@
 //! compiled into the binary: milliseconds, not seconds, see [`static_model`]), `openai` (any
 //! OpenAI-compatible `/embeddings` API, see [`openai`]) or `none` (vector search off).
 
-pub mod bert;
-pub mod limit;
+pub(crate) mod bert;
+pub(crate) mod limit;
 pub mod local;
 pub mod models;
-pub mod openai;
-pub mod static_model;
-pub mod wordpiece;
+pub(crate) mod openai;
+pub(crate) mod static_model;
+pub(crate) mod wordpiece;
 
 use crate::config::{EmbedConfig, Provider};
 

@@ -21,6 +21,6 @@ mod table;
 mod tagrun;
 pub mod tagsquery;
 
-pub use kind::{OtherKind, SymbolKind};
+pub use kind::SymbolKind;
 pub use symbol::Symbol;
 pub use table::*;
