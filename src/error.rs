@@ -56,6 +56,18 @@ impl Error {
         }
     }
 
+    /// The store error this is, directly or inside a module's error: for the command line
+    /// to name its own command where the library names what to do (repair the index).
+    pub fn store(&self) -> Option<&crate::store::StoreError> {
+        match self {
+            Error::Store(e)
+            | Error::Index(crate::index::IndexError::Store(e))
+            | Error::Search(crate::search::SearchError::Store(e))
+            | Error::Share(crate::share::ShareError::Store(e)) => Some(e),
+            _ => None,
+        }
+    }
+
     /// True when the user interrupted the work (Ctrl-C): exit code 130, like a shell.
     pub fn is_interrupted(&self) -> bool {
         matches!(

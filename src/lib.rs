@@ -1,7 +1,7 @@
 //! git-codesearch: a branch-aware, offline code search index for git repositories.
 //!
-//! Layers depend downward only: the binary's `cli` -> `answer` (one path from a query to its
-//! answer, for the CLI and MCP) -> `error` -> `search` / `share` -> `index` -> `workspace` -> `store` /
+//! Layers depend downward only: the binary's `cli` -> `report` (the records of status, index
+//! runs and file lists) -> `answer` (one path from a query to its answer, for the CLI and MCP) -> `error` -> `search` / `share` -> `index` -> `workspace` -> `store` /
 //! `embed` / `git` -> `lang` -> `http` -> `config` -> `text` -> `util` -> `env` (CONTRIBUTING.md,
 //! "Layout"); the library never prints or prompts.
 //! The library sees typed options ([`config::Config`]), never clap types.
@@ -12,13 +12,14 @@ pub mod embed;
 pub mod env;
 pub mod error;
 pub mod git;
-pub mod http;
+pub(crate) mod http;
 pub mod index;
-pub mod lang;
+pub(crate) mod lang;
+pub mod report;
 pub mod search;
 pub mod share;
 pub mod store;
-pub mod text;
+pub(crate) mod text;
 pub mod util;
 pub mod workspace;
 

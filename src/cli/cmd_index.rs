@@ -10,6 +10,7 @@ use super::observer::Terminal;
 use super::runs::{background_note, counts, summary, LOCK_WAIT};
 use git_codesearch::index::lock::Contention;
 use git_codesearch::index::{self, EmbedPolicy, IndexOptions, ResumeChoice};
+use git_codesearch::report::{to_json, IndexRecord};
 use git_codesearch::Error;
 
 /// Run `index`.
@@ -55,19 +56,7 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
         false => 0,
     };
     if args.json {
-        let line = serde_json::json!({
-            "branch": git_codesearch::git::display_key(&report.stats.branch),
-            "dry_run": report.dry_run,
-            "deferred": report.deferred,
-            "noop": report.noop,
-            "stats": report.stats,
-            "embed_error": report
-                .embed
-                .as_ref()
-                .and_then(|e| e.outcome.error.as_ref())
-                .map(|e| git_codesearch::util::chain(e)),
-            "embedding_in_background": background,
-        });
+        let line = to_json(&IndexRecord::new(&report, background));
         writeln!(std::io::stdout(), "{line}").map_err(Error::Output)?;
     } else if args.dry_run {
         let line = format!("plan for {}", counts(&report.stats));

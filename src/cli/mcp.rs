@@ -15,6 +15,7 @@ use super::observer::Terminal;
 use super::runs::{self, LOCK_WAIT};
 use git_codesearch::answer::{self, HitRecord, Request};
 use git_codesearch::index::lock::Contention;
+use git_codesearch::report;
 use git_codesearch::search::{budget, Mode, SearchOptions};
 use git_codesearch::workspace::Workspace;
 use git_codesearch::Error;
@@ -366,18 +367,13 @@ fn symbol_lookup(dir: &Path, args: &Value) -> Result<Value, ToolError> {
 
 fn index_status(dir: &Path) -> Result<Value, ToolError> {
     let ws = super::common::open(dir)?;
-    let branch = ws.branch()?;
-    let db = ws.db()?;
-    let [files, skipped, contents, chunks, symbols] = db.branch_counts(&branch.key)?;
-    let last = db.last_run(Some(&branch.key))?;
-    let v = json!({"branch": branch.display(), "indexed": last.is_some(), "files": files,
-        "skipped": skipped, "distinct_contents": contents, "chunks": chunks,
-        "symbols": symbols, "last_run": last});
+    // The record `status --json` prints: one shape for both.
+    let r = report::status(&ws, None, false)?;
     let text = format!(
-        "branch {}: {files} files indexed ({skipped} skipped), {chunks} chunks, {symbols} symbols",
-        branch.display()
+        "branch {}: {} files indexed ({} skipped), {} chunks, {} symbols",
+        r.branch, r.files, r.skipped, r.chunks, r.symbols
     );
-    Ok(tool_result(v, text, false))
+    Ok(tool_result(report::to_json(&r), text, false))
 }
 
 fn reindex(dir: &Path) -> Result<Value, ToolError> {
@@ -389,12 +385,9 @@ fn reindex(dir: &Path) -> Result<Value, ToolError> {
     if background > 0 {
         text.push_str(&format!("; embedding {background} files in the background"));
     }
-    let v = serde_json::to_value(&report.stats).unwrap_or(Value::Null);
-    Ok(tool_result(
-        json!({"stats": v, "deferred": report.deferred, "embedding_in_background": background}),
-        text,
-        false,
-    ))
+    // The record `index --json` prints: one shape for both.
+    let record = report::IndexRecord::new(&report, background);
+    Ok(tool_result(report::to_json(&record), text, false))
 }
 
 #[cfg(test)]

@@ -100,9 +100,11 @@ pub fn main() -> ExitCode {
 }
 
 /// The error rendered in the command line's words: the library names a search's inputs (the
-/// path glob, the mode); here they are the flags that set them.
+/// path glob, the mode) and what to do (repair the index); here they are the flags that set
+/// them and the command that does it.
 fn in_flags(e: &Error) -> String {
     use git_codesearch::search::SearchError;
+    use git_codesearch::store::StoreError;
     match e {
         Error::Search(SearchError::BadGlob { glob, .. }) => {
             e.render_as(&format!("invalid --path glob {glob:?}"), e.hint())
@@ -113,7 +115,19 @@ fn in_flags(e: &Error) -> String {
                 "run `git codesearch index` to embed, or use --mode hybrid, bm25 or symbol".into(),
             ),
         ),
-        _ => e.render(),
+        _ => match e.store() {
+            Some(s) if s.needs_repair() => {
+                let why = match s {
+                    StoreError::Corrupt { .. } => " (it rebuilds the index from the work tree)",
+                    _ => "",
+                };
+                e.render_as(
+                    &e.to_string(),
+                    Some(format!("run `git codesearch doctor --repair`{why}")),
+                )
+            }
+            _ => e.render(),
+        },
     }
 }
 

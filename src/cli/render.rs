@@ -3,7 +3,8 @@
 
 use std::io::{IsTerminal, Write};
 
-use git_codesearch::answer::{snippet, HitRecord, HIT_VERSION, SNIPPET_LINES};
+use git_codesearch::answer::{snippet, HitRecord, SNIPPET_LINES};
+use git_codesearch::report::{to_json, FileRecord};
 use git_codesearch::search::budget::{Cut, FileHit};
 use git_codesearch::search::query::Query;
 use git_codesearch::search::Hit;
@@ -220,17 +221,8 @@ pub fn write_files(
 ) -> std::io::Result<()> {
     for f in files {
         if json {
-            let obj = serde_json::json!({
-                "version": HIT_VERSION,
-                "path": f.path,
-                "score": f.score,
-                "start_line": f.best.0,
-                "end_line": f.best.1,
-                "hits": f.hits,
-                "branch": git_codesearch::git::display_key(branch),
-                "degraded": degraded,
-            });
-            writeln!(out, "{obj}")?;
+            let record = FileRecord::new(f, branch, degraded);
+            writeln!(out, "{}", to_json(&record))?;
         } else {
             writeln!(out, "{}", path(&f.path))?;
         }

@@ -4,10 +4,15 @@
 //! settings that cannot send anything anywhere, nor steer the user's own provider, unless
 //! the user trusted the file.
 
+use std::borrow::Cow;
 use std::io::Read;
 use std::path::Path;
 
+use serde::Deserialize;
+use toml::de::{DeTable, DeValue};
+
 use super::error::{ConfigError, MAX_CONFIG_BYTES};
+use super::provider::Provider;
 use super::settings::{Config, EmbedConfig, LlmConfig};
 
 /// Git config key (lower case) holding the SHA-256 of the `.codesearch.toml` the user trusts.
@@ -56,6 +61,37 @@ pub fn read_config_file(path: &Path) -> Result<Option<String>, ConfigError> {
         .map_err(|_| refused("it is not UTF-8 text"))
 }
 
+/// The settings of a config file's text, and the provider it names when that is none
+/// this build knows (read as the default, `none`). An unknown provider is not a parse
+/// error: in an untrusted file it is dropped like any provider that file may not choose,
+/// and in a trusted one it is refused as an invalid setting, naming the key.
+pub(super) fn parse_config(text: &str) -> Result<(Config, Option<String>), toml::de::Error> {
+    let mut root = DeTable::parse(text)?;
+    let unknown = take_unknown_provider(root.get_mut());
+    // Parsed from the same text as `toml::from_str` would: errors point into it.
+    let config = Config::deserialize(toml::de::Deserializer::from(root)).map_err(|mut e| {
+        e.set_input(Some(text));
+        e
+    })?;
+    Ok((config, unknown))
+}
+
+/// Replace an unknown `[embed] provider` name by `none`, returning the name.
+fn take_unknown_provider(root: &mut DeTable<'_>) -> Option<String> {
+    let (_, embed) = root.iter_mut().find(|(k, _)| k.get_ref() == "embed")?;
+    let DeValue::Table(embed) = embed.get_mut() else {
+        return None;
+    };
+    let (_, value) = embed.iter_mut().find(|(k, _)| k.get_ref() == "provider")?;
+    let name = value.get_ref().as_str()?;
+    if Provider::parse(name).is_ok() {
+        return None;
+    }
+    let name = name.to_string();
+    *value.get_mut() = DeValue::String(Cow::Borrowed(Provider::None.as_str()));
+    Some(name)
+}
+
 #[cfg(unix)]
 fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
@@ -91,14 +127,18 @@ impl Config {
     /// setting), nor what the user's provider is sent and how (the model, the vector
     /// dimension, batch size, request and token rates, retries and timeouts): those cost the
     /// user money or time with their own provider.
-    pub(super) fn drop_untrusted(&mut self) -> Vec<String> {
+    /// `unknown` is the provider name the file gave that this build does not know (already
+    /// read as the default).
+    pub(super) fn drop_untrusted(&mut self, unknown: Option<String>) -> Vec<String> {
         let mut dropped = Vec::new();
         let defaults = EmbedConfig::default();
         let e = &mut self.embed;
         // The compiled-in models send nothing anywhere: a committed file may pick them.
-        if !matches!(e.provider.as_str(), "local" | "static" | "none") {
-            dropped.push(format!("embed.provider = {:?}", e.provider));
-            e.provider = defaults.provider.clone();
+        if let Some(name) = unknown {
+            dropped.push(format!("embed.provider = {name:?}"));
+        } else if !e.provider.is_compiled_in() {
+            dropped.push(format!("embed.provider = {:?}", e.provider.as_str()));
+            e.provider = defaults.provider;
         }
         reset!(
             e,
@@ -138,7 +178,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(CONFIG_FILE), HOSTILE).unwrap();
         let c = Config::load(dir.path(), |_| None).unwrap();
-        assert_eq!(c.embed.provider, "none");
+        assert_eq!(c.embed.provider, Provider::None);
         assert_eq!(c.embed.url, EmbedConfig::default().url);
         assert_eq!(c.embed.api_key_env, "");
         assert_eq!(c.llm, LlmConfig::default());
@@ -148,17 +188,17 @@ mod tests {
         // Trusting exactly this file lets it decide; any other hash does not.
         let hash = crate::util::sha256_hex(HOSTILE.as_bytes());
         let c = Config::load(dir.path(), |k| (k == TRUST_KEY).then(|| hash.clone())).unwrap();
-        assert_eq!(c.embed.provider, "openai");
+        assert_eq!(c.embed.provider, Provider::OpenAi);
         assert!(c.untrusted.is_empty());
         let other = crate::util::sha256_hex(b"older file");
         let c = Config::load(dir.path(), |k| (k == TRUST_KEY).then(|| other.clone())).unwrap();
-        assert_eq!(c.embed.provider, "none");
+        assert_eq!(c.embed.provider, Provider::None);
         // The user's own git config may still choose a provider.
         let c = Config::load(dir.path(), |k| {
             (k == "codesearch.embedprovider").then(|| "local".into())
         })
         .unwrap();
-        assert_eq!(c.embed.provider, "local");
+        assert_eq!(c.embed.provider, Provider::Local);
     }
 
     #[test]
@@ -279,7 +319,7 @@ mod tests {
             match Config::load(dir.path(), |_| None) {
                 Ok(c) => {
                     let d = EmbedConfig::default();
-                    proptest::prop_assert!(matches!(c.embed.provider.as_str(), "local" | "static" | "none"));
+                    proptest::prop_assert!(c.embed.provider.is_compiled_in());
                     proptest::prop_assert_eq!(&c.embed.url, &d.url);
                     proptest::prop_assert_eq!(&c.embed.api_key_env, "");
                     proptest::prop_assert_eq!(&c.embed.model, "");

@@ -4,6 +4,7 @@
 //! keys the workspace asks git for all read this table, so a new setting is one line here
 //! (plus its field, default and range check).
 
+use super::provider::Provider;
 use super::settings::Config;
 
 /// How one setting's text is parsed and stored; the error is the reason, for the message.
@@ -43,6 +44,10 @@ fn boolean(v: &str) -> Result<bool, &'static str> {
         "false" | "no" | "off" | "0" => Ok(false),
         _ => Err("expected true or false"),
     }
+}
+
+fn provider(v: &str) -> Result<Provider, &'static str> {
+    Provider::parse(v.trim())
 }
 
 fn text(v: &str) -> Result<String, &'static str> {
@@ -88,7 +93,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("codesearch.cochange", "search.cochange", boolean, search.cochange),
     setting!("codesearch.maxfilesize", "index.max_file_size", bytes, index.max_file_size),
     setting!("codesearch.chunktokens", "index.chunk_tokens", int, index.chunk_tokens),
-    setting!("codesearch.embedprovider", "embed.provider", text, embed.provider),
+    setting!("codesearch.embedprovider", "embed.provider", provider, embed.provider),
     setting!("codesearch.embedurl", "embed.url", text, embed.url),
     setting!("codesearch.embedmodel", "embed.model", text, embed.model),
     setting!("codesearch.embeddimension", "embed.dimension", int, embed.dimension),
@@ -116,6 +121,7 @@ mod tests {
                 "search.stemming" | "search.path_prior" | "search.cochange" => "yes",
                 "llm.rewrite" | "llm.rerank" => "yes",
                 "embed.dimension" => "7",
+                "embed.provider" => " static ",
                 t if t.starts_with("embed.") || t.starts_with("llm.") => " some-text ",
                 _ => "7",
             };
@@ -125,6 +131,7 @@ mod tests {
             let literal = match value {
                 "yes" => "true",
                 " some-text " => "\"some-text\"",
+                " static " => "\"static\"",
                 v => v,
             };
             let doc = format!("[{table}]\n{key} = {literal}\n");

@@ -12,14 +12,16 @@ use std::path::Path;
 
 mod error;
 mod file;
-pub mod keys;
+pub(crate) mod keys;
 mod llm;
+mod provider;
 mod ranges;
 mod settings;
 
 pub(crate) use error::invalid;
 pub use error::{ConfigError, CONFIG_FILE, MAX_CONFIG_BYTES};
 pub use file::{read_config_file, TRUST_KEY};
+pub use provider::{Provider, PROVIDER_RULE};
 pub use settings::{Config, EmbedConfig, IndexConfig, LlmConfig, SearchConfig, Weights};
 
 impl Config {
@@ -32,14 +34,18 @@ impl Config {
         let path = workdir.join(CONFIG_FILE);
         let mut config = match read_config_file(&path)? {
             Some(text) => {
-                let mut c: Config = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+                let parse_err = |e| ConfigError::Parse {
                     path: path.clone(),
                     source: Box::new(e),
-                })?;
+                };
+                let (mut c, unknown) = file::parse_config(&text).map_err(parse_err)?;
                 let trusted =
                     git_value(TRUST_KEY) == Some(crate::util::sha256_hex(text.as_bytes()));
                 if !trusted {
-                    c.untrusted = c.drop_untrusted();
+                    c.untrusted = c.drop_untrusted(unknown);
+                } else if let Some(name) = unknown {
+                    let origin = path.display().to_string();
+                    return Err(invalid(&origin, "embed.provider", name, PROVIDER_RULE));
                 }
                 c
             }
@@ -103,30 +109,20 @@ impl Config {
     fn validate_embed(&self, origin: &str) -> Result<(), ConfigError> {
         let bad = |key: &str, value: String, reason: &str| invalid(origin, key, value, reason);
         let e = &self.embed;
-        match e.provider.as_str() {
-            "none" | "local" | "static" => {}
-            "openai" => {
-                if e.model.trim().is_empty() {
-                    return Err(bad(
-                        "embed.model",
-                        "\"\"".into(),
-                        "the openai provider needs a model name",
-                    ));
-                }
-                if !(e.url.starts_with("http://") || e.url.starts_with("https://")) {
-                    return Err(bad(
-                        "embed.url",
-                        e.url.clone(),
-                        "must start with http:// or https://",
-                    ));
-                }
-            }
-            other => {
+        if e.provider == Provider::OpenAi {
+            if e.model.trim().is_empty() {
                 return Err(bad(
-                    "embed.provider",
-                    other.into(),
-                    "must be local, static, openai or none",
-                ))
+                    "embed.model",
+                    "\"\"".into(),
+                    "the openai provider needs a model name",
+                ));
+            }
+            if !(e.url.starts_with("http://") || e.url.starts_with("https://")) {
+                return Err(bad(
+                    "embed.url",
+                    e.url.clone(),
+                    "must start with http:// or https://",
+                ));
             }
         }
         Ok(())
@@ -215,5 +211,40 @@ mod tests {
             err.contains("from git config codesearch.nretrieve"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_unknown_provider_is_named_with_the_same_words_wherever_it_came_from() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(CONFIG_FILE);
+        let text = "[embed]\nprovider = \"bogus\"\n";
+        std::fs::write(&file, text).unwrap();
+        // Untrusted: dropped like a provider the file may not choose.
+        let c = Config::load(dir.path(), |_| None).unwrap();
+        assert_eq!(c.embed.provider, Provider::None);
+        assert_eq!(c.untrusted, ["embed.provider = \"bogus\""]);
+        // Trusted: refused, naming the key, the value and the file.
+        let hash = crate::util::sha256_hex(text.as_bytes());
+        let err = Config::load(dir.path(), |k| (k == TRUST_KEY).then(|| hash.clone()));
+        let want = format!(
+            "invalid setting embed.provider = bogus (from {}): must be local, static, openai or none",
+            file.display()
+        );
+        assert_eq!(err.unwrap_err().to_string(), want);
+        let err = Config::load(tempfile::tempdir().unwrap().path(), |k| {
+            (k == "codesearch.embedprovider").then(|| "bogus".into())
+        });
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "invalid setting embed.provider = bogus (from git config codesearch.embedprovider): \
+             must be local, static, openai or none"
+        );
+        // Other errors still point into the file's text.
+        std::fs::write(&file, "[embed]\nprovider = \"bogus\"\nbatch = 3\n").unwrap();
+        let err = Config::load(dir.path(), |_| None).unwrap_err();
+        let ConfigError::Parse { source, .. } = err else {
+            panic!("{err}")
+        };
+        assert!(source.to_string().contains("batch = 3"), "{source}");
     }
 }

@@ -3,6 +3,8 @@
 
 use serde::Deserialize;
 
+use super::provider::Provider;
+
 /// All settings, with the design's defaults.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -29,7 +31,7 @@ pub struct EmbedConfig {
     /// why), `local` (the model compiled into the binary, or one installed with `model
     /// install`), `static` (the token-embedding model compiled into the binary) or `openai` (any OpenAI-compatible `/embeddings` API: OpenAI, Voyage, Ollama,
     /// llama.cpp server, TEI, vLLM).
-    pub provider: String,
+    pub provider: Provider,
     /// Base URL of the API; `/embeddings` is appended.
     pub url: String,
     /// `openai`: the model name sent to the API. `local`: empty for the bundled model, or
@@ -64,7 +66,7 @@ pub struct EmbedConfig {
 impl Default for EmbedConfig {
     fn default() -> Self {
         EmbedConfig {
-            provider: "none".into(),
+            provider: Provider::None,
             url: "http://127.0.0.1:11434/v1".into(),
             model: String::new(),
             dimension: 0,

@@ -4,15 +4,15 @@
 //! compiled into the binary: milliseconds, not seconds, see [`static_model`]), `openai` (any
 //! OpenAI-compatible `/embeddings` API, see [`openai`]) or `none` (vector search off).
 
-pub mod bert;
-pub mod limit;
+pub(crate) mod bert;
+pub(crate) mod limit;
 pub mod local;
 pub mod models;
-pub mod openai;
-pub mod static_model;
-pub mod wordpiece;
+pub(crate) mod openai;
+pub(crate) mod static_model;
+pub(crate) mod wordpiece;
 
-use crate::config::EmbedConfig;
+use crate::config::{EmbedConfig, Provider};
 
 /// Errors of an embedding provider. None of them carries the API key.
 #[derive(Debug, thiserror::Error)]
@@ -82,7 +82,7 @@ pub enum Reads {
 /// Start loading the configured model in the background when it is the local one (a
 /// remote provider has nothing to load).
 pub fn warm_up(config: &EmbedConfig) {
-    if config.provider == "local" && config.model.is_empty() {
+    if config.provider == Provider::Local && config.model.is_empty() {
         local::warm_up();
     }
 }
@@ -90,17 +90,17 @@ pub fn warm_up(config: &EmbedConfig) {
 /// The configured embedder, or `None` when vector search is off. The bundled model loads
 /// on its first use; an installed model (`[embed] model = "NAME"`) loads here.
 pub fn from_config(cfg: &EmbedConfig) -> Result<Option<Box<dyn Embedder>>, EmbedError> {
-    match cfg.provider.as_str() {
-        "openai" => Ok(Some(Box::new(openai::OpenAi::new(cfg)?))),
-        "local" if cfg.model.is_empty() => Ok(Some(Box::new(local::Local))),
-        "static" => Ok(Some(Box::new(static_model::Static))),
-        "local" => {
+    match cfg.provider {
+        Provider::OpenAi => Ok(Some(Box::new(openai::OpenAi::new(cfg)?))),
+        Provider::Local if cfg.model.is_empty() => Ok(Some(Box::new(local::Local))),
+        Provider::Static => Ok(Some(Box::new(static_model::Static))),
+        Provider::Local => {
             let m = models::find(&cfg.model).map_err(|e| EmbedError::Local {
                 what: crate::util::chain(&e),
             })?;
             Ok(Some(Box::new(bert::BertDir::load(&m.dir, &m.id)?)))
         }
-        _ => Ok(None),
+        Provider::None => Ok(None),
     }
 }
 
@@ -108,21 +108,21 @@ pub fn from_config(cfg: &EmbedConfig) -> Result<Option<Box<dyn Embedder>>, Embed
 /// provider (`None` when vector search is off). It names provider, model, endpoint and
 /// dimension: vectors of different ids never mix.
 pub fn model_id(cfg: &EmbedConfig) -> Option<String> {
-    match cfg.provider.as_str() {
+    match cfg.provider {
         // Shown by `status` and stored: never with the URL's credentials.
-        "openai" => Some(format!(
+        Provider::OpenAi => Some(format!(
             "openai:{}|{}|{}",
             crate::util::redact_url(cfg.url.trim_end_matches('/')),
             cfg.model,
             cfg.dimension
         )),
-        "local" if cfg.model.is_empty() => Some(local::model_id()),
-        "static" => Some(static_model::model_id()),
+        Provider::Local if cfg.model.is_empty() => Some(local::model_id()),
+        Provider::Static => Some(static_model::model_id()),
         // Not installed: an id no vectors have, so search says "no vectors yet".
-        "local" => Some(format!(
+        Provider::Local => Some(format!(
             "local:{}",
             models::find(&cfg.model).map_or_else(|_| format!("{}@missing", cfg.model), |m| m.id)
         )),
-        _ => None,
+        Provider::None => None,
     }
 }

@@ -176,7 +176,7 @@ mod tests {
     #[test]
     fn every_input_gets_exactly_one_vector() {
         let cfg = EmbedConfig {
-            provider: "openai".into(),
+            provider: crate::config::Provider::OpenAi,
             model: "m".into(),
             ..EmbedConfig::default()
         };

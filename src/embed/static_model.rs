@@ -95,7 +95,8 @@ impl<'a> Model<'a> {
         Ok(model)
     }
 
-    /// Vector dimension.
+    /// Vector dimension (tests only: the embedder's callers read a vector's length).
+    #[cfg(test)]
     pub fn dims(&self) -> usize {
         self.dims
     }

@@ -9,18 +9,18 @@ mod find;
 #[cfg(test)]
 mod fuzz;
 pub mod gc;
-pub mod history;
+pub(crate) mod history;
 mod interrupt;
 pub mod lock;
-pub mod observe;
-pub mod plan;
-pub mod rev;
-pub mod run;
-pub mod scan;
-pub mod terms;
+pub(crate) mod observe;
+pub(crate) mod plan;
+pub(crate) mod rev;
+pub(crate) mod run;
+pub(crate) mod scan;
+pub(crate) mod terms;
 pub mod vectors;
-pub mod verify;
-pub mod walk;
+pub(crate) mod verify;
+pub(crate) mod walk;
 
 pub use error::IndexError;
 pub use interrupt::{interrupt, interrupted};

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use super::kind::SymbolKind;
 use crate::lang::Symbol;
 
 /// Most definitions kept from one file (a generated file can have a line for each of
@@ -86,21 +87,23 @@ fn shell_line() -> &'static Regex {
 }
 
 /// The kind a keyword defines, in the words the tags queries use.
-fn kind_of(keyword: &str) -> &'static str {
+fn kind_of(keyword: &str) -> SymbolKind {
     match keyword {
-        "class" | "struct" | "record" | "object" | "enum" | "datatype" | "structure" => "class",
-        "interface" | "trait" | "protocol" | "defprotocol" | "signature" => "interface",
-        "module" | "defmodule" | "namespace" | "impl" | "defimpl" | "functor" => "module",
-        "type" | "typedef" | "newtype" => "type",
-        "macro" | "defmacro" | "defmacrop" => "macro",
-        _ => "function",
+        "class" | "struct" | "record" | "object" | "enum" | "datatype" | "structure" => {
+            SymbolKind::Class
+        }
+        "interface" | "trait" | "protocol" | "defprotocol" | "signature" => SymbolKind::Interface,
+        "module" | "defmodule" | "namespace" | "impl" | "defimpl" | "functor" => SymbolKind::Module,
+        "type" | "typedef" | "newtype" => SymbolKind::Type,
+        "macro" | "defmacro" | "defmacrop" => SymbolKind::Macro,
+        _ => SymbolKind::Function,
     }
 }
 
 /// The keyword definitions of `text`, in order.
 pub fn definitions(text: &str) -> Vec<Symbol> {
     let lines: Vec<&str> = text.lines().collect();
-    let mut found: Vec<(usize, usize, String, &'static str)> = Vec::new();
+    let mut found: Vec<(usize, usize, String, SymbolKind)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
@@ -110,7 +113,7 @@ pub fn definitions(text: &str) -> Vec<Symbol> {
         } else if let Some(c) = shell_line().captures(trimmed) {
             let name = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
             if !matches!(name, "if" | "while" | "for" | "until" | "case") {
-                found.push((i, indent, name.to_string(), "function"));
+                found.push((i, indent, name.to_string(), SymbolKind::Function));
             }
         }
         if found.len() >= MAX_DEFINITIONS {
@@ -121,7 +124,7 @@ pub fn definitions(text: &str) -> Vec<Symbol> {
         .iter()
         .map(|(i, indent, name, kind)| Symbol {
             name: name.clone(),
-            kind: (*kind).to_string(),
+            kind: kind.clone(),
             start_line: *i as u32 + 1,
             end_line: end_of(&lines, *i, *indent),
             signature: lines[*i].trim().chars().take(MAX_SIGNATURE).collect(),
@@ -169,7 +172,7 @@ mod tests {
     fn names(text: &str) -> Vec<(String, String, u32, u32)> {
         definitions(text)
             .into_iter()
-            .map(|s| (s.name, s.kind, s.start_line, s.end_line))
+            .map(|s| (s.name, s.kind.to_string(), s.start_line, s.end_line))
             .collect()
     }
 

@@ -11,6 +11,7 @@ pub mod chunk;
 mod doc;
 pub mod guard;
 pub mod keyword_defs;
+mod kind;
 pub mod quality;
 mod symbol;
 pub mod symbols;
@@ -20,5 +21,6 @@ mod table;
 mod tagrun;
 pub mod tagsquery;
 
+pub use kind::SymbolKind;
 pub use symbol::Symbol;
 pub use table::*;

@@ -1,12 +1,14 @@
 //! The definition type every analysis produces and every store and ranking stage reads.
 
+use super::kind::SymbolKind;
+
 /// A definition found in some content.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Symbol {
     /// Identifier as written.
     pub name: String,
-    /// function, method, class, interface, module, …
-    pub kind: String,
+    /// What it defines: function, method, class, interface, module, …
+    pub kind: SymbolKind,
     /// First line of the definition (1-based).
     pub start_line: u32,
     /// Last line of the definition (1-based, inclusive).

@@ -9,6 +9,7 @@ use tree_sitter::{QueryCursor, Tree};
 use tree_sitter_tags::TagsConfiguration;
 
 use super::doc::doc_comment;
+use super::kind::SymbolKind;
 use super::tagrun::{self, Roles};
 
 use crate::lang;
@@ -86,7 +87,7 @@ impl Tagger {
                 .collect();
             out.push(Symbol {
                 name: lang::symbol_name(language, name).to_string(),
-                kind: tag.kind,
+                kind: SymbolKind::parse(&tag.kind),
                 start_line,
                 end_line,
                 signature,
@@ -167,7 +168,7 @@ mod tests {
             .find(|s| s.name == "parse_config")
             .expect("function");
         assert_eq!((f.start_line, f.end_line), (2, 4));
-        assert_eq!(f.kind, "function");
+        assert_eq!(f.kind, SymbolKind::Function);
         assert!(f.signature.starts_with("fn parse_config"));
         assert!(f.doc.as_deref().unwrap_or("").contains("Parses the config"));
         assert!(syms.iter().any(|s| s.name == "Settings"));
@@ -180,7 +181,7 @@ mod tests {
         let syms = Tagger::default().symbols("python", py);
         assert!(syms
             .iter()
-            .any(|s| s.name == "Uploader" && s.kind == "class"));
+            .any(|s| s.name == "Uploader" && s.kind == SymbolKind::Class));
         let retry = syms.iter().find(|s| s.name == "retry").expect("method");
         assert_eq!(retry.start_line, 2);
         let py = "def f():\n    \"\"\"Retry failed uploads.\"\"\"\n    pass\n";

@@ -168,12 +168,13 @@ impl Vocabulary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::SymbolKind;
 
     fn def(name: &str, line: u32) -> SymbolHit {
         SymbolHit {
             content_hash: "h".into(),
             name: name.into(),
-            kind: "function".into(),
+            kind: SymbolKind::Function,
             start_line: line,
             end_line: line + 5,
         }

@@ -5,6 +5,7 @@
 //! place that defines it. Pure functions, tested here; `search::rerank` applies them.
 
 use super::query::{is_stop_word, Query};
+use crate::lang::SymbolKind;
 use crate::text::words::{singular, split_identifier};
 
 /// The words a path says about its file: the whole file stem and its identifier parts, and
@@ -269,14 +270,20 @@ fn capitalised(tok: &str) -> bool {
 /// constant of that name (`Channel` asks for `interface Channel`, not `val channel`), the
 /// type itself more than an extension of it, and
 /// a name written with capitals is matched in its case first.
-pub fn definition_weight(kind: &str, name: &str, written: &str) -> f64 {
+pub fn definition_weight(kind: &SymbolKind, name: &str, written: &str) -> f64 {
+    use SymbolKind as K;
     let kind = match kind {
-        "class" | "interface" | "module" | "struct" | "enum" | "trait" | "type" | "object"
-        | "protocol" | "record" | "namespace" | "union" => 1.0,
-        "function" | "method" | "macro" | "constructor" => 0.8,
+        K::Class | K::Interface | K::Module | K::Enum | K::Type | K::Object => 1.0,
+        K::Function | K::Method | K::Macro => 0.8,
         // `extension Application` adds to a type defined elsewhere.
-        "extension" => 0.5,
-        _ => 0.4,
+        K::Extension => 0.5,
+        K::Constant | K::Property => 0.4,
+        // Kinds other grammars name (read from a database another build wrote).
+        K::Other(o) => match o.as_str() {
+            "struct" | "trait" | "protocol" | "record" | "namespace" | "union" => 1.0,
+            "constructor" => 0.8,
+            _ => 0.4,
+        },
     };
     let case = if written.chars().any(char::is_uppercase) && last_segment(name) != written {
         0.5

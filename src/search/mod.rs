@@ -3,26 +3,26 @@
 //! paths of the branch, filters, recency and path prior, merged chunks), add files that
 //! change together with the top results, cut to the limit and read the text.
 
-pub mod background;
+pub(crate) mod background;
 pub mod budget;
-pub mod cochange;
-pub mod commits;
-pub mod defs;
-pub mod evidence;
-pub mod files;
-pub mod fusion;
+pub(crate) mod cochange;
+pub(crate) mod commits;
+pub(crate) mod defs;
+pub(crate) mod evidence;
+pub(crate) mod files;
+pub(crate) mod fusion;
 mod gather;
-pub mod llm;
-pub mod params;
+pub(crate) mod llm;
+pub(crate) mod params;
 mod pipeline;
-pub mod prior;
+pub(crate) mod prior;
 pub mod query;
 mod rank;
 mod rerank;
-pub mod retrieve;
+pub(crate) mod retrieve;
 pub mod retrievers;
-pub mod semantic;
-pub mod thirdparty;
+pub(crate) mod semantic;
+pub(crate) mod thirdparty;
 mod types;
 mod wording;
 mod wordlists;

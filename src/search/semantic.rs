@@ -63,7 +63,7 @@ pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
 /// The note of a branch none of whose `total` files has vectors yet.
 fn not_yet(total: usize) -> String {
     format!(
-        "no vectors yet on this branch (0 of {total} files embedded; a background run embeds them, `git codesearch index --wait` now); using BM25 + symbols"
+        "no vectors yet on this branch (0 of {total} files embedded; a background run embeds them, or an index run that waits for embedding); using BM25 + symbols"
     )
 }
 
@@ -188,7 +188,7 @@ fn covered(found: Vec<ChunkRef>, done: usize, total: usize) -> Result<VectorPart
     }
     let note = (done < total).then(|| {
         format!(
-            "vectors cover {done} of {total} files on this branch (the rest are embedded in the background; `git codesearch index --wait` embeds them now)"
+            "vectors cover {done} of {total} files on this branch (the rest are embedded in the background, or by an index run that waits for embedding)"
         )
     });
     Ok(VectorPart {

@@ -25,14 +25,14 @@ pub struct CatalogRow {
     pub indexed_at: i64,
 }
 
-pub use crate::lang::Symbol;
+pub use crate::lang::{Symbol, SymbolKind};
 
 /// A symbol from the columns `name, kind, start_line, end_line, signature, doc` of a row,
 /// starting at column `at`.
 pub(crate) fn symbol_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Symbol> {
     Ok(Symbol {
         name: r.get(at)?,
-        kind: r.get(at + 1)?,
+        kind: SymbolKind::parse(&r.get::<_, String>(at + 1)?),
         start_line: r.get(at + 2)?,
         end_line: r.get(at + 3)?,
         signature: r.get(at + 4)?,
@@ -107,7 +107,7 @@ pub struct SymbolHit {
     /// Identifier.
     pub name: String,
     /// Kind of definition.
-    pub kind: String,
+    pub kind: SymbolKind,
     /// Definition lines.
     pub start_line: u32,
     /// Definition lines (inclusive).
@@ -321,7 +321,7 @@ impl Db {
                         h,
                         s.name,
                         s.name.to_lowercase(),
-                        s.kind,
+                        s.kind.as_str(),
                         s.start_line,
                         s.end_line,
                         s.signature,

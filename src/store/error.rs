@@ -116,6 +116,18 @@ impl StoreError {
         }
     }
 
+    /// True when repairing the index is the remedy (the hint says so in the library's words;
+    /// the command line names its own command for it).
+    pub fn needs_repair(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Corrupt { .. }
+                | StoreError::Lance { .. }
+                | StoreError::Shape { .. }
+                | StoreError::ChunksMissing { .. }
+        )
+    }
+
     /// What the user can do about it.
     pub fn hint(&self) -> Option<String> {
         match self {
@@ -123,10 +135,9 @@ impl StoreError {
                 "check that {} is readable and writable, or point {DIR_ENV} elsewhere",
                 path.display()
             )),
-            StoreError::Corrupt { .. } => Some(
-                "run `git codesearch doctor --repair` (it rebuilds the index from the work tree)"
-                    .into(),
-            ),
+            StoreError::Corrupt { .. } => {
+                Some("repair the index (it is rebuilt from the work tree)".into())
+            }
             StoreError::TooNew { .. } => Some(
                 "upgrade git-codesearch (cargo install --path . in a newer checkout), or point GIT_CODESEARCH_DIR at another directory".into(),
             ),
@@ -134,7 +145,7 @@ impl StoreError {
                 Some("the machine is out of threads or file descriptors; try again".into())
             }
             StoreError::Lance { .. } | StoreError::Shape { .. } | StoreError::ChunksMissing { .. } => {
-                Some("run `git codesearch doctor --repair`".into())
+                Some("repair the index".into())
             }
             StoreError::Sqlite { source, .. } if is_busy(source) => Some(
                 "the index database is busy: another git-codesearch process (an index run, import or gc) is writing it; try again when it is done".into(),

@@ -9,6 +9,7 @@ use super::catalog::{RunStats, SymbolHit};
 use super::chunks::{placeholders, IN_BATCH};
 use super::error::StoreError;
 use super::sqlite::Db;
+use crate::lang::SymbolKind;
 
 impl Db {
     /// (content hash, path, mtime) for every path of `branch` holding one of `hashes`.
@@ -323,7 +324,7 @@ fn symbol_hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<SymbolHit> {
     Ok(SymbolHit {
         content_hash: r.get(0)?,
         name: r.get(1)?,
-        kind: r.get(2)?,
+        kind: SymbolKind::parse(&r.get::<_, String>(2)?),
         start_line: r.get(3)?,
         end_line: r.get(4)?,
     })

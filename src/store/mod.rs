@@ -8,27 +8,27 @@
 //! become visible only when the catalog transaction that references them commits.
 
 pub mod catalog;
-pub mod chunks;
+pub(crate) mod chunks;
 mod chunkterms;
-pub mod cochange;
-pub mod commits;
+pub(crate) mod cochange;
+pub(crate) mod commits;
 mod dir;
-pub mod embedded;
+pub(crate) mod embedded;
 mod error;
-pub mod fileterms;
-pub mod filter;
-pub mod flat;
-pub mod health;
-pub mod hits;
+pub(crate) mod fileterms;
+pub(crate) mod filter;
+pub(crate) mod flat;
+pub(crate) mod health;
+pub(crate) mod hits;
 mod lance;
-pub mod lookup;
-pub mod merge;
+pub(crate) mod lookup;
+pub(crate) mod merge;
 pub mod pack;
-pub mod snapshot;
-pub mod sqlite;
+pub(crate) mod snapshot;
+pub(crate) mod sqlite;
 pub mod state;
-pub mod unverified;
-pub mod vectors;
+pub(crate) mod unverified;
+pub(crate) mod vectors;
 
 pub use chunks::{ChunkRow, ChunkStore};
 pub use dir::{dir_size, index_dir, DIR_ENV};

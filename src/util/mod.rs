@@ -1,7 +1,7 @@
 //! Small helpers shared by the modules: clocks, hashing, identifiers, path checks and
 //! reading a file of an untrusted tree ([`files`]).
 
-pub mod files;
+pub(crate) mod files;
 
 use sha2::{Digest, Sha256};
 

@@ -9,6 +9,7 @@ use std::path::Path;
 /// `error` gathers every module's error for the command line, so it sits right under it.
 const LAYERS: &[&[&str]] = &[
     &["cli"],
+    &["report"],
     &["answer"],
     &["error"],
     &["search", "share"],

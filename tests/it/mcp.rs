@@ -97,6 +97,15 @@ fn an_agent_session_over_stdio() {
             .unwrap()
             >= 3
     );
+    // The same record `status --json` prints (the index's size on disk aside: the server
+    // holds the database open).
+    let out = repo.cmd(&["status", "--json"]).output().unwrap();
+    let mut cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut mcp = status["result"]["structuredContent"].clone();
+    for v in [&mut cli, &mut mcp] {
+        v.as_object_mut().unwrap().remove("index_bytes");
+    }
+    assert_eq!(mcp, cli);
 
     // Path escapes and bad arguments are tool errors, not crashes.
     for args in [
@@ -113,6 +122,18 @@ fn an_agent_session_over_stdio() {
     }
     let reindex = ask("tools/call", json!({"name": "reindex", "arguments": {}}));
     assert_eq!(reindex["result"]["isError"], false, "{reindex}");
+    // The record `index --json` prints.
+    let record = &reindex["result"]["structuredContent"];
+    for key in [
+        "branch",
+        "dry_run",
+        "deferred",
+        "noop",
+        "stats",
+        "embed_error",
+    ] {
+        assert!(record.get(key).is_some(), "{key}: {record}");
+    }
 
     drop(stdin);
     assert!(child.wait().unwrap().success());
