@@ -3,6 +3,7 @@
 //! and symbols for content never seen, and commit the branch's membership atomically.
 
 mod compute;
+mod crashed;
 pub mod doctor;
 mod error;
 mod find;
@@ -13,6 +14,8 @@ pub mod history;
 mod interrupt;
 pub mod lock;
 pub mod observe;
+#[cfg(unix)]
+mod on_crash;
 pub mod plan;
 pub mod rev;
 pub mod run;
