@@ -30,6 +30,11 @@ pub const BACKGROUND: &str = "GIT_CODESEARCH_BACKGROUND";
 /// packs small to have many.
 pub const PACK_BYTES: &str = "GIT_CODESEARCH_PACK_BYTES";
 
+/// For tests, and read by debug builds only: while parsing a file whose text contains this
+/// value, die (`abort`) as a crashing grammar would, to test crash-only recovery
+/// (`index::crashed`). A release build never reads it.
+pub const CRASH_ON_PARSE: &str = "GIT_CODESEARCH_TEST_CRASH_ON_PARSE";
+
 /// The value of `name`, if set.
 pub fn get(name: &str) -> Option<OsString> {
     std::env::var_os(name)

@@ -4,7 +4,7 @@
  * calls are `is_ascii_digit(...)`. `lookahead` is a Unicode code point, and `isdigit` of a
  * value outside 0..255 is undefined: glibc indexes its class table with it, and a `{`
  * followed by a code point far enough past the table (found by `index::fuzz`) read unmapped
- * memory and crashed the process. See src/text/bash.rs for how this copy replaces the
+ * memory and crashed the process. See src/lang/bash.rs for how this copy replaces the
  * crate's scanner.
  */
 #include "tree_sitter/array.h"

@@ -4,6 +4,7 @@
 
 use std::cell::RefCell;
 
+use super::crashed::{self, Ledger};
 use super::plan::{Plan, Scanned};
 use super::walk::WalkedFile;
 use crate::config::IndexConfig;
@@ -47,8 +48,9 @@ thread_local! {
 
 /// Read, hash, filter, chunk and tag one file. The hash is taken from the bytes actually
 /// chunked, so chunks always match the content hash they are stored under even if the file
-/// changed since it was scanned.
-pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
+/// changed since it was scanned. The tree-sitter work is recorded in `ledger` while it runs,
+/// and content whose parse killed an earlier run gets none (see `crashed`).
+pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) -> Computed {
     let mut scanned = Scanned {
         rel: f.rel.clone(),
         size: f.size,
@@ -75,9 +77,20 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         Err(reason) => return skip(scanned, reason),
     };
     let language = lang::language_of(&f.rel);
-    let (tree, mut note) = match guard::check(language, text) {
-        Ok(tree) => (tree, None),
-        Err(reason) => (None, Some(reason)),
+    let crashed_before = ledger.crashed(&scanned.content_hash);
+    // From here to the end of chunking, a crash of a grammar leaves this record behind.
+    let parsing = (!crashed_before).then(|| ledger.begin(&scanned.content_hash, &f.rel));
+    #[cfg(debug_assertions)]
+    if !crashed_before {
+        crashed::crash_for_tests(text);
+    }
+    let (tree, mut note) = if crashed_before {
+        (None, Some(crashed::NOTE.to_string()))
+    } else {
+        match guard::check(language, text) {
+            Ok(tree) => (tree, None),
+            Err(reason) => (None, Some(reason)),
+        }
     };
     // Over a bound: cut as plain text, no symbols (see `guard`).
     let cut_as = if note.is_some() { "text" } else { language };
@@ -113,6 +126,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig) -> Computed {
         };
         (pieces, symbols)
     });
+    drop(parsing);
     let hash = scanned.content_hash.clone();
     let chunks: Vec<ChunkRow> = pieces
         .into_iter()

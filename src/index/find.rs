@@ -23,7 +23,7 @@ pub(super) struct Found {
     pub(super) old: Vec<CatalogRow>,
     /// Contents other branches use.
     pub(super) outside: HashSet<String>,
-    /// Tree entries left out, never stored (`rev::Gathered::left_out`).
+    /// Entries left out, never stored (`rev::Gathered::left_out`, `walk::Walk::left_out`).
     pub(super) left_out: usize,
 }
 
@@ -52,12 +52,14 @@ pub(super) fn find_files(
             let view = db.catalog_view(&branch.key)?;
             tracing::debug!("catalog read");
             let (walked, scanned) = walk_and_scan(ws, db, branch, &view.by_path, obs)?;
+            // Names git would not check out are counted, never stored (see `walk::Walk`).
+            let left_out = walked.left_out.len();
             Found {
                 walked,
                 scanned,
                 old: view.branch_rows,
                 outside: view.used_outside,
-                left_out: 0,
+                left_out,
             }
         }
     })

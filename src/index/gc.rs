@@ -52,6 +52,8 @@ fn collect(ws: &Workspace, db: &Db, keep: &HashSet<String>) -> Result<GcReport, 
         .collect();
     chunks.delete_hashes(&deleted)?;
     chunks.delete_hashes(&orphans)?;
+    // A crash record of content no branch uses any more would only grow the directory.
+    super::crashed::forget_unused(&ws.index_dir, &known)?;
     chunks.compact()?;
     Ok(GcReport {
         dropped,

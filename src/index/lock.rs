@@ -121,7 +121,7 @@ pub fn renew(db: &Db, me: &LockHolder) -> Result<(), IndexError> {
 }
 
 #[cfg(unix)]
-fn pid_alive(pid: u32) -> bool {
+pub(super) fn pid_alive(pid: u32) -> bool {
     // Signal 0 checks existence without sending anything; EPERM still means it exists.
     // SAFETY: kill(2) takes two integers and touches no memory of ours; with signal 0 it sends
     // nothing, whatever the pid (a recorded pid above i32::MAX would turn negative here).
@@ -130,7 +130,7 @@ fn pid_alive(pid: u32) -> bool {
 }
 
 #[cfg(not(unix))]
-fn pid_alive(_pid: u32) -> bool {
+pub(super) fn pid_alive(_pid: u32) -> bool {
     true
 }
 

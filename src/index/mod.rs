@@ -3,6 +3,7 @@
 //! and symbols for content never seen, and commit the branch's membership atomically.
 
 mod compute;
+mod crashed;
 pub mod doctor;
 mod error;
 mod find;
@@ -13,6 +14,8 @@ pub(crate) mod history;
 mod interrupt;
 pub mod lock;
 pub(crate) mod observe;
+#[cfg(unix)]
+mod on_crash;
 pub(crate) mod plan;
 pub(crate) mod rev;
 pub(crate) mod run;

@@ -7,6 +7,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::compute::{compute_one, Computed};
+use super::crashed::Ledger;
 use super::error::IndexError;
 use super::find::{self, Found};
 use super::lock::{self, Contention};
@@ -267,7 +268,10 @@ fn pass(
         cp: &mut cp,
         written: 0,
     };
-    stats.chunks_added = compute_all(writer, &ws.config.index, &files, obs)?;
+    // Under the lock, before any parse: contents whose parse killed an earlier run are
+    // known from here on (see `crashed`).
+    let ledger = Ledger::open(&ws.index_dir)?;
+    stats.chunks_added = compute_all(writer, &ws.config.index, &files, &ledger, obs)?;
     cp.phase = "commit".into();
     cp.updated_at = crate::util::unix_now();
     db.save_checkpoint(&cp)?;
@@ -370,12 +374,16 @@ fn compute_all(
     mut w: Writer<'_>,
     cfg: &IndexConfig,
     files: &[&WalkedFile],
+    ledger: &Ledger,
     obs: &dyn Observer,
 ) -> Result<usize, IndexError> {
     obs.start(Phase::Indexing, files.len());
     let batches: Vec<&[&WalkedFile]> = files.chunks(cfg.batch_files).collect();
     let compute = |batch: &[&WalkedFile]| -> Vec<Computed> {
-        batch.par_iter().map(|f| compute_one(f, cfg)).collect()
+        batch
+            .par_iter()
+            .map(|f| compute_one(f, cfg, ledger))
+            .collect()
     };
     let result = std::thread::scope(|scope| {
         let mut ahead = batches.first().map(|&b| scope.spawn(move || compute(b)));

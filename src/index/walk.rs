@@ -62,6 +62,10 @@ pub struct Walk {
     pub files: Vec<WalkedFile>,
     /// Entries not indexed, sorted by path.
     pub skipped: Vec<(String, SkipReason)>,
+    /// Names git would refuse to check out (`util::is_safe_rel_path`), sorted: never
+    /// indexed and never a catalog row, only counted (a `..\x` or `src\a.rs` on Linux is one
+    /// file whose name must not pass for another path).
+    pub left_out: Vec<String>,
 }
 
 /// Walk the work tree at `root`.
@@ -93,6 +97,13 @@ pub fn walk(root: &Path) -> Walk {
                         lock(found).skipped.push((rel, reason));
                         return WalkState::Skip;
                     }
+                    Visit::LeftOut(rel, is_dir) => {
+                        tracing::info!(path = %rel, "left out: a name git would not check out");
+                        lock(found).left_out.push(rel);
+                        if is_dir {
+                            return WalkState::Skip;
+                        }
+                    }
                     Visit::Nothing => {}
                 }
                 WalkState::Continue
@@ -101,6 +112,7 @@ pub fn walk(root: &Path) -> Walk {
     let mut walk = found.into_inner().unwrap_or_else(|p| p.into_inner());
     walk.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     walk.skipped.sort_by(|a, b| a.0.cmp(&b.0));
+    walk.left_out.sort();
     walk
 }
 
@@ -112,7 +124,20 @@ enum Visit {
     File(WalkedFile),
     Skip(String, SkipReason),
     SkipDir(String, SkipReason),
+    /// A name `util::is_safe_rel_path` refuses (and whether it is a directory, whose
+    /// entries are then not walked).
+    LeftOut(String, bool),
     Nothing,
+}
+
+/// The path as stored: `/`-separated. Only on Windows is `\` a separator; elsewhere it is
+/// an ordinary character of a name, as it is for git.
+fn as_rel(s: &str) -> String {
+    if cfg!(windows) {
+        s.replace('\\', "/")
+    } else {
+        s.to_string()
+    }
 }
 
 fn visit(root: &Arc<Path>, entry: &ignore::DirEntry) -> Visit {
@@ -127,12 +152,20 @@ fn visit(root: &Arc<Path>, entry: &ignore::DirEntry) -> Visit {
         return Visit::Nothing;
     }
     let rel = match rel_path.to_str() {
-        Some(s) => s.replace('\\', "/"),
+        Some(s) => as_rel(s),
         None => {
-            let lossy = rel_path.to_string_lossy().replace('\\', "/");
+            let lossy = as_rel(&rel_path.to_string_lossy());
+            if !crate::util::is_safe_rel_path(&lossy) {
+                return Visit::LeftOut(lossy, ft.is_dir());
+            }
             return Visit::Skip(lossy, SkipReason::NonUtf8Name);
         }
     };
+    // Checked before anything becomes a row, so no unsafe name is ever stored, shown or
+    // pushed (a symbolic link or submodule row names its path too).
+    if !crate::util::is_safe_rel_path(&rel) {
+        return Visit::LeftOut(rel, ft.is_dir());
+    }
     if ft.is_symlink() {
         return Visit::Skip(rel, SkipReason::Symlink);
     }

@@ -291,3 +291,71 @@ fn an_index_whose_chunks_were_in_lancedb_is_computed_again_and_the_old_table_rem
     assert!(status.contains("1 indexed"), "{status}");
     assert!(!dir.join("lance/code_chunks.lance").exists());
 }
+
+/// A grammar that kills the process on some file (a C scanner's segfault) costs that file,
+/// not the index: the run dies, the next run completes, and the file is indexed as plain
+/// text with a note `status --verbose` shows. The crash is a test-only trigger of debug
+/// builds (`GIT_CODESEARCH_TEST_CRASH_ON_PARSE`), set for both runs: the second run must
+/// not parse the file at all.
+#[test]
+fn a_grammar_crash_costs_one_file_not_the_index() {
+    if !cfg!(debug_assertions) {
+        return; // the trigger exists in debug builds only
+    }
+    const TRIGGER: &str = "TRIGGER-4711";
+    let repo = TestRepo::with_files(&[
+        ("a.rs", "pub fn alpha_crash_marker() {}\n"),
+        ("boom.sh", "boom_crash_marker() {\n  echo TRIGGER-4711\n}\n"),
+    ]);
+    let crash_env = "GIT_CODESEARCH_TEST_CRASH_ON_PARSE";
+    let first = repo
+        .cmd(&["index"])
+        .env(crash_env, TRIGGER)
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        first.status.signal(),
+        Some(libc::SIGABRT),
+        "the run did not crash: {}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let second = repo
+        .cmd(&["index"])
+        .env(crash_env, TRIGGER)
+        .output()
+        .unwrap();
+    assert_success(&second);
+    let status = repo.run_ok(&["status", "--verbose"], 0);
+    let noted = status
+        .lines()
+        .find(|l| l.contains("boom.sh"))
+        .unwrap_or_else(|| panic!("boom.sh has no note: {status}"));
+    assert!(noted.contains("grammar crashed"), "{status}");
+    // Only the file whose parse crashed: not one another thread was parsing at the time.
+    let marked = status.matches("grammar crashed").count();
+    assert_eq!(marked, 1, "{status}");
+    // Indexed as text: found by its words, and it has no definitions (no grammar ran).
+    assert_eq!(
+        repo.hit_paths("boom_crash_marker", &["--no-index"])[0],
+        "boom.sh"
+    );
+    let defs = repo.search("boom_crash_marker", &["--no-index", "--mode", "symbol"]);
+    assert!(defs.iter().all(|h| h["path"] != "boom.sh"), "{defs:?}");
+    assert_eq!(
+        repo.hit_paths("alpha_crash_marker", &["--no-index"])[0],
+        "a.rs"
+    );
+    // And it stays that way: later runs complete too.
+    repo.write("b.rs", "pub fn beta_crash_marker() {}\n");
+    let third = repo
+        .cmd(&["index"])
+        .env(crash_env, TRIGGER)
+        .output()
+        .unwrap();
+    assert_success(&third);
+    assert_eq!(
+        repo.hit_paths("beta_crash_marker", &["--no-index"])[0],
+        "b.rs"
+    );
+}

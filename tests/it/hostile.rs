@@ -205,3 +205,82 @@ fn a_shell_script_that_crashed_the_grammar_is_indexed() {
         Some("deploy.sh")
     );
 }
+
+/// On Linux (and for git) a backslash is an ordinary character of a name: a committed
+/// `src\auth.rs` is one file in the top directory, not `src/auth.rs`, and must never shadow
+/// the real one; `..\..\SETUP.md` must never be shown as `../../SETUP.md`. Names git would
+/// not check out are left out (counted), never stored, shown or searched.
+#[test]
+fn a_backslash_is_part_of_a_name_and_never_a_separator() {
+    let repo = TestRepo::with_files(&[("src/auth.rs", "pub fn real_auth_marker() {}\n")]);
+    repo.write("src\\auth.rs", "pub fn decoy_auth_marker() {}\n");
+    repo.write("..\\..\\SETUP.md", "setup decoy marker text\n");
+    repo.commit_all("names with a backslash");
+    assert!(repo.git(&["ls-files"]).contains("SETUP.md"));
+    let report = repo.index(&[]);
+    let real = repo.hit_paths("real_auth_marker", &["--no-index"]);
+    assert_eq!(
+        real.first().map(String::as_str),
+        Some("src/auth.rs"),
+        "{report}"
+    );
+    // No hit shows the decoy's text under the real file's path.
+    let decoy = repo.search("decoy_auth_marker", &["--no-index"]);
+    assert!(
+        decoy.iter().all(|h| h["path"] != "src/auth.rs"
+            || !h["content"].as_str().unwrap_or_default().contains("decoy")),
+        "{decoy:?}"
+    );
+    let setup = repo.hit_paths("setup decoy marker text", &["--no-index"]);
+    assert!(setup.iter().all(|p| !p.contains("..")), "{setup:?}");
+    let status = repo.run_ok(&["status", "--verbose"], 0);
+    assert!(!status.contains("../../SETUP.md"), "{status}");
+    assert!(!status.contains("SETUP.md"), "stored as a row: {status}");
+    // The same through MCP: the agent sees the real file under its own path.
+    let hits = mcp_search(&repo, "decoy_auth_marker real_auth_marker");
+    assert_eq!(
+        hits.first().map(|h| &h["path"]),
+        Some(&"src/auth.rs".into()),
+        "{hits:?}"
+    );
+    for h in &hits {
+        let content = h["content"].as_str().unwrap_or_default();
+        assert!(!content.contains("decoy_auth"), "{hits:?}");
+    }
+}
+
+/// One `code_search` call over MCP (stdio), returning the hits.
+fn mcp_search(repo: &TestRepo, query: &str) -> Vec<serde_json::Value> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = repo
+        .cmd(&["mcp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"}}});
+    let ready = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "code_search", "arguments": {"query": query, "limit": 5}}});
+    writeln!(stdin, "{init}\n{ready}\n{call}").unwrap();
+    stdin.flush().unwrap();
+    let mut reply = serde_json::Value::Null;
+    for _ in 0..2 {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        reply = serde_json::from_str(&line).unwrap();
+    }
+    drop(stdin);
+    child.wait().unwrap();
+    assert_eq!(reply["id"], 2, "{reply}");
+    reply["result"]["structuredContent"]["hits"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
