@@ -9,7 +9,7 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
 
-use super::{EmbedError, Embedder};
+use super::embedder::{EmbedError, Embedder};
 
 /// Longest input in tokens: code chunks are longer, and their start says most.
 const MAX_TOKENS: usize = 256;

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use super::{EmbedError, Embedder};
+use super::embedder::{EmbedError, Embedder};
 
 /// The bundled model, loaded lazily and shared by the whole process.
 #[derive(Default)]

@@ -33,7 +33,7 @@ pub enum ModelError {
     Broken {
         dir: PathBuf,
         #[source]
-        source: super::EmbedError,
+        source: super::embedder::EmbedError,
     },
     /// `[embed] model` names a model that is not installed.
     #[error("no installed model named {name:?} (in {dir})")]
@@ -180,7 +180,7 @@ fn stage(from: &Path, name: &str, staging: &Path) -> Result<(String, usize), Mod
         source,
     };
     let mut model = super::bert::BertDir::load(staging, &id).map_err(broken)?;
-    let v = super::Embedder::embed(&mut model, &["fn parse_config(path: &Path)".into()])
+    let v = super::embedder::Embedder::embed(&mut model, &["fn parse_config(path: &Path)".into()])
         .map_err(broken)?;
     let dim = v.first().map_or(0, Vec::len);
     let id_path = staging.join(ID_FILE);

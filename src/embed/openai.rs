@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use super::embedder::{EmbedError, Embedder};
 use super::limit::{backoff, Bucket};
-use super::{EmbedError, Embedder};
 use crate::config::EmbedConfig;
 use crate::http::{self, Client, HttpError};
 use crate::text::tokens;
@@ -148,6 +148,17 @@ impl OpenAi {
     }
 }
 
+/// The model id of an OpenAI-compatible provider: provider, endpoint, model and dimension.
+/// Shown by `status` and stored: never with the URL's credentials.
+pub(super) fn model_id(cfg: &EmbedConfig) -> String {
+    format!(
+        "openai:{}|{}|{}",
+        crate::util::redact_url(cfg.url.trim_end_matches('/')),
+        cfg.model,
+        cfg.dimension
+    )
+}
+
 fn clip(text: &str) -> &str {
     match text.char_indices().nth(MAX_CHARS) {
         Some((i, _)) => &text[..i],
@@ -157,7 +168,7 @@ fn clip(text: &str) -> &str {
 
 impl Embedder for OpenAi {
     fn model_id(&self) -> String {
-        super::model_id(&self.cfg).unwrap_or_default()
+        model_id(&self.cfg)
     }
 
     fn embed(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {

@@ -26,8 +26,8 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
+use super::embedder::{EmbedError, Embedder};
 use super::wordpiece::{self, Vocab};
-use super::{EmbedError, Embedder};
 
 /// The model file, compiled in.
 static MODEL_BYTES: &[u8] = include_bytes!("../../models/static/model.bin");
@@ -179,8 +179,8 @@ impl Embedder for Static {
         model_id()
     }
 
-    fn reads(&self) -> super::Reads {
-        super::Reads::Definitions
+    fn reads(&self) -> super::embedder::Reads {
+        super::embedder::Reads::Definitions
     }
 
     fn embed(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {

@@ -252,6 +252,21 @@ fn import_graph() -> std::collections::BTreeMap<String, std::collections::BTreeS
             }
         }
         if rel.ends_with("mod.rs") {
+            // A facade's own code that calls into a child by its name (`file::read(…)`).
+            for child in code.lines().filter_map(|l| {
+                let l = l.trim_start();
+                let l = l.strip_prefix("pub ").unwrap_or(l);
+                l.strip_prefix("mod ").and_then(|m| m.strip_suffix(';'))
+            }) {
+                let named = code.match_indices(&format!("{child}::")).any(|(i, _)| {
+                    !code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':')
+                });
+                if named {
+                    let mut s = me.clone();
+                    s.push(child.to_string());
+                    add(s);
+                }
+            }
             for line in code.lines() {
                 let l = line.trim_start();
                 let l = l.strip_prefix("pub ").unwrap_or(l);
