@@ -74,8 +74,9 @@ impl Db {
     /// earlier pull brought). One transaction. Returns the branches added or replaced.
     ///
     /// All of it is another machine's word: the merged contents are listed as unverified and
-    /// every row that uses one is skipped as [`UNVERIFIED`] until `index::verify` checks it
-    /// against this clone's bytes; the rows' mtimes are zeroed, so the stat cache never takes
+    /// every merged row (and any row that uses an unverified content) is skipped as
+    /// [`UNVERIFIED`] until `index::verify` checks it against this clone's blob at its path;
+    /// the rows' mtimes are zeroed, so the stat cache never takes
     /// another checkout's size and mtime for this one's.
     pub fn merge_from(
         &self,
@@ -159,6 +160,21 @@ impl Db {
         }
         tx.execute_batch("INSERT OR IGNORE INTO unverified SELECT h FROM merging;")
             .map_err(err)?;
+        // Every row brought in waits for its own check, whatever its content: a known
+        // content says nothing about the path another machine put it at.
+        {
+            let mut wait = tx
+                .prepare(
+                    "UPDATE catalog SET skip_reason = ?1
+                     WHERE branch = ?2 AND skip_reason IS NULL",
+                )
+                .map_err(err)?;
+            for b in &branches {
+                wait.execute(params![UNVERIFIED, b]).map_err(err)?;
+            }
+        }
+        // Rows kept from this clone's own runs never used unverified content, but a row an
+        // earlier merge brought in and a run has not rewritten may: it waits too.
         tx.execute(
             "UPDATE catalog SET skip_reason = ?1 WHERE skip_reason IS NULL
                AND content_hash IN (SELECT content_hash FROM unverified)",
@@ -170,3 +186,4 @@ impl Db {
         Ok(branches)
     }
 }
+

@@ -129,3 +129,51 @@ fn names_from_a_snapshot_reach_the_terminal_escaped() {
     let out = dev.run_ok(&["status"], 0);
     assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
 }
+
+/// The content hash of `path`'s row in the snapshot database `db`.
+fn hash_of(db: &std::path::Path, path: &str) -> String {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(
+        "SELECT content_hash FROM catalog WHERE path = ?1",
+        [path],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_foreign_row_is_shown_only_where_this_clones_blob_has_its_hash() {
+    let (repo, _tmp, unpacked) = exported();
+    let db = unpacked.join("meta.sqlite");
+    let config = hash_of(&db, "src/config.rs");
+    // A real file's path pointed at another verified file's content, and a path that does
+    // not exist given a verified content.
+    sql(
+        &db,
+        &format!(
+            "UPDATE catalog SET content_hash = '{config}' WHERE path = 'geometry/area.go';
+             INSERT INTO catalog SELECT workspace, branch, 'app/ghost.py', content_hash, size,
+               mtime_ns, skip_reason, indexed_at FROM catalog WHERE path = 'app/upload.py';"
+        ),
+    );
+    let tar = repack(&unpacked, "paths.tar");
+    let dev = fresh_clone(&repo);
+    dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    let config_hits = dev.hit_paths("load settings configuration file", &["--no-index"]);
+    assert!(config_hits.iter().any(|p| p == "src/config.rs"), "{config_hits:?}");
+    assert!(
+        config_hits.iter().all(|p| p != "geometry/area.go"),
+        "{config_hits:?}"
+    );
+    let upload_hits = dev.hit_paths("retry failed uploads", &["--no-index"]);
+    assert_eq!(upload_hits[0], "app/upload.py");
+    assert!(upload_hits.iter().all(|p| p != "app/ghost.py"), "{upload_hits:?}");
+    // The index run computes the file the row lied about, from this clone's bytes.
+    dev.index(&[]);
+    assert_eq!(
+        dev.hit_paths("circle area radius", &[])
+            .first()
+            .map(String::as_str),
+        Some("geometry/area.go")
+    );
+}
