@@ -120,13 +120,22 @@ impl Db {
                 add.execute([h]).map_err(err)?;
             }
         }
+        // Only what verification checks is taken: a note (`status --verbose` prints it) and a
+        // run id are the other machine's words about its own run, and the lower-case names
+        // that symbol lookups read are derived here, as the indexer derives them.
         tx.execute_batch(
-            "INSERT OR IGNORE INTO content SELECT * FROM theirs.content
-               WHERE content_hash IN (SELECT h FROM merging);
-             INSERT INTO snippets SELECT * FROM theirs.snippets
-               WHERE content_hash IN (SELECT h FROM merging);",
+            "INSERT OR IGNORE INTO content (content_hash, language, n_chunks, n_symbols, size,
+               run_id, indexed_at, note)
+             SELECT content_hash, language, n_chunks, n_symbols, size, 'import',
+               CAST(strftime('%s', 'now') AS INTEGER), NULL
+             FROM theirs.content WHERE content_hash IN (SELECT h FROM merging);
+             INSERT INTO snippets (content_hash, name, name_lower, kind, start_line, end_line,
+               signature, doc)
+             SELECT content_hash, name, '', kind, start_line, end_line, signature, doc
+             FROM theirs.snippets WHERE content_hash IN (SELECT h FROM merging);",
         )
         .map_err(err)?;
+        lower_names(&tx).map_err(err)?;
         let mut branches: Vec<String> = {
             let mut stmt = tx
                 .prepare(
@@ -187,3 +196,20 @@ impl Db {
     }
 }
 
+/// Fill `snippets.name_lower` of the contents being merged (temporary table `merging`) from
+/// their names, with the indexer's own lower-casing (Unicode, as `store_computed` does; SQL's
+/// `lower()` folds ASCII only).
+fn lower_names(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let names: Vec<(i64, String)> = {
+        let mut stmt = tx.prepare(
+            "SELECT rowid, name FROM snippets WHERE content_hash IN (SELECT h FROM merging)",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let mut set = tx.prepare("UPDATE snippets SET name_lower = ?2 WHERE rowid = ?1")?;
+    for (rowid, name) in names {
+        set.execute(params![rowid, name.to_lowercase()])?;
+    }
+    Ok(())
+}

@@ -177,3 +177,26 @@ fn a_foreign_row_is_shown_only_where_this_clones_blob_has_its_hash() {
         Some("geometry/area.go")
     );
 }
+
+#[test]
+fn names_and_notes_from_a_snapshot_are_recomputed_or_dropped() {
+    let (repo, _tmp, unpacked) = exported();
+    // Columns no check reads: the lower-case name symbol lookups search, and the note
+    // `status --verbose` prints.
+    sql(
+        &unpacked.join("meta.sqlite"),
+        "UPDATE snippets SET name_lower = 'zz_decoy_name';
+         UPDATE content SET note = 'indexed as plain text: evil-note-marker';",
+    );
+    let tar = repack(&unpacked, "derived.tar");
+    let dev = fresh_clone(&repo);
+    dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    let decoy = dev.hit_paths("zz_decoy_name", &["--no-index", "--mode", "symbol"]);
+    assert!(decoy.is_empty(), "{decoy:?}");
+    assert_eq!(
+        dev.hit_paths("load_settings", &["--no-index", "--mode", "symbol"])[0],
+        "src/config.rs"
+    );
+    let status = dev.run_ok(&["status", "--verbose"], 0);
+    assert!(!status.contains("evil-note-marker"), "{status}");
+}
