@@ -90,7 +90,10 @@ impl Committed {
     pub fn of(repo: &Repo, commit: &str) -> Option<Committed> {
         let (files, _) = repo.tree_files(commit).ok()?;
         Some(Committed {
-            entries: files.into_iter().map(|f| (f.path, (f.id, f.kind))).collect(),
+            entries: files
+                .into_iter()
+                .map(|f| (f.path, (f.id, f.kind)))
+                .collect(),
         })
     }
 

@@ -176,7 +176,10 @@ fn a_branch_key_names_a_commit_only_as_a_full_id_or_a_local_branch() {
     let head = git(dir.path(), &["rev-parse", "HEAD"]);
     let repo = Repo::discover(dir.path()).unwrap();
     assert_eq!(commit_of(&repo, "refs/heads/main"), Some(head.clone()));
-    assert_eq!(commit_of(&repo, &format!("detached/{head}")), Some(head.clone()));
+    assert_eq!(
+        commit_of(&repo, &format!("detached/{head}")),
+        Some(head.clone())
+    );
     assert_eq!(commit_of(&repo, &format!("rev/{head}")), Some(head.clone()));
     // A snapshot or a manifest names these: never a revision expression.
     for key in [
