@@ -99,17 +99,15 @@ pub(super) fn merge_snapshot(
     then: impl FnOnce(&Db) -> Result<(), ShareError>,
 ) -> Result<Imported, ShareError> {
     let db_file = dir.join(DB_FILE);
-    crate::store::snapshot::check(&db_file)?;
-    let theirs = Db::open(&db_file)?;
-    if !theirs.integrity_problems()?.is_empty() {
-        return Err(StoreError::BadSnapshot {
+    // Its schema, its values and SQLite's integrity check; then read-only, never mapped.
+    crate::store::snapshot::check(&db_file).map_err(|e| match e {
+        StoreError::BadSnapshot { why, .. } => StoreError::BadSnapshot {
             path: label.to_path_buf(),
-            why: "its database fails SQLite's integrity check".into(),
-        }
-        .into());
-    }
-    drop(theirs);
-    let their_chunks = ChunkStore::open(&db_file, &dir.join(LANCE_DIR))?;
+            why,
+        },
+        e => e,
+    })?;
+    let their_chunks = ChunkStore::open_untrusted(&db_file, &dir.join(LANCE_DIR))?;
     locked(ws, |db| {
         let done = merge(ws, db, dir, &their_chunks, replace)?;
         then(db)?;
@@ -126,7 +124,7 @@ fn merge(
 ) -> Result<Imported, ShareError> {
     let mut chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
-    let theirs = Db::open(&dir.join(DB_FILE))?;
+    let theirs = Db::open_untrusted(&dir.join(DB_FILE))?;
     let ours: HashSet<String> = db.computed_hashes()?;
     let mut missing: Vec<String> = theirs
         .computed_hashes()?

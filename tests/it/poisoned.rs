@@ -160,14 +160,20 @@ fn a_foreign_row_is_shown_only_where_this_clones_blob_has_its_hash() {
     let dev = fresh_clone(&repo);
     dev.run_ok(&["import", tar.to_str().unwrap()], 0);
     let config_hits = dev.hit_paths("load settings configuration file", &["--no-index"]);
-    assert!(config_hits.iter().any(|p| p == "src/config.rs"), "{config_hits:?}");
+    assert!(
+        config_hits.iter().any(|p| p == "src/config.rs"),
+        "{config_hits:?}"
+    );
     assert!(
         config_hits.iter().all(|p| p != "geometry/area.go"),
         "{config_hits:?}"
     );
     let upload_hits = dev.hit_paths("retry failed uploads", &["--no-index"]);
     assert_eq!(upload_hits[0], "app/upload.py");
-    assert!(upload_hits.iter().all(|p| p != "app/ghost.py"), "{upload_hits:?}");
+    assert!(
+        upload_hits.iter().all(|p| p != "app/ghost.py"),
+        "{upload_hits:?}"
+    );
     // The index run computes the file the row lied about, from this clone's bytes.
     dev.index(&[]);
     assert_eq!(
@@ -199,4 +205,62 @@ fn names_and_notes_from_a_snapshot_are_recomputed_or_dropped() {
     );
     let status = dev.run_ok(&["status", "--verbose"], 0);
     assert!(!status.contains("evil-note-marker"), "{status}");
+}
+
+/// Overwrite the page header of `table`'s root page in the database at `db`: a damaged
+/// b-tree page that only SQLite's integrity check (or a read of that table) meets.
+fn damage_root_page(db: &std::path::Path, table: &str) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let (root, size): (i64, i64) = conn
+        .query_row(
+            "SELECT rootpage, (SELECT page_size FROM pragma_page_size())
+             FROM sqlite_master WHERE name = ?1",
+            [table],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    drop(conn);
+    let mut bytes = std::fs::read(db).unwrap();
+    let at = ((root - 1) * size) as usize;
+    bytes[at..at + 8].fill(0x42);
+    std::fs::write(db, bytes).unwrap();
+}
+
+#[test]
+fn a_pack_that_fails_the_integrity_check_is_refused() {
+    use git_codesearch::share::manifest::{gunzip, gzip, key_of, Manifest};
+    let t = crate::remote::Target::file();
+    let ci = fixture();
+    ci.index(&[]);
+    t.ok(&ci, &["push"]);
+    // A pack whose schema and values pass, with a damaged chunk-text page, under its own
+    // (correct) hash, and a manifest naming it.
+    let main = "refs/heads/main";
+    let v1 = t.remote.get(&key_of(main, 1), 1 << 20).unwrap().unwrap();
+    let mut m = Manifest::parse(&v1, main).unwrap();
+    let gz = t
+        .remote
+        .get(&format!("packs/{}", m.packs[0]), 1 << 30)
+        .unwrap()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pack.sqlite");
+    std::fs::write(&db, gunzip(&gz, 1 << 30).unwrap()).unwrap();
+    damage_root_page(&db, "chunk_text");
+    let forged = gzip(&std::fs::read(&db).unwrap());
+    let name = git_codesearch::util::sha256_hex(&forged);
+    t.remote.create(&format!("packs/{name}"), forged).unwrap();
+    m.packs[0] = name;
+    let read = Manifest::parse(&v1, main).unwrap();
+    git_codesearch::share::remote::land_manifest(&t.remote, &m, 1, Some(read)).unwrap();
+
+    let dev = fresh_clone(&ci);
+    let out = t.run(&dev, &["pull"]);
+    let said =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("integrity check"), "{said}");
+    // Nothing of it was merged.
+    let search = dev.run(&["search", "--no-index", "retry failed uploads"]);
+    assert!(!String::from_utf8_lossy(&search.stdout).contains("app/upload.py"));
 }
