@@ -6,8 +6,82 @@ use std::path::Path;
 use rusqlite::params;
 
 use super::error::StoreError;
+use super::pack::RemoteFile;
 use super::sqlite::Db;
-use super::unverified::UNVERIFIED;
+use super::unverified::{MISMATCH, UNVERIFIED};
+
+/// The catalog of every branch of the snapshot database at `path` (this clone's own copy,
+/// written by [`Db::snapshot_into`]), as a manifest carries it: rows of content this clone
+/// has not verified left out (another machine's word is not passed on as ours).
+pub fn snapshot_catalogs(path: &Path) -> Result<Vec<(String, Vec<RemoteFile>)>, StoreError> {
+    let err = |e| super::sqlite::sqlite_err(path, "read snapshot catalog", e);
+    let conn = rusqlite::Connection::open(path).map_err(err)?;
+    let mut stmt = conn
+        .prepare(
+            "SELECT branch, path, content_hash, size, skip_reason FROM catalog
+             WHERE skip_reason IS NULL OR skip_reason NOT IN (?1, ?2)
+             ORDER BY branch, path",
+        )
+        .map_err(err)?;
+    let mut rows = stmt.query(params![UNVERIFIED, MISMATCH]).map_err(err)?;
+    let mut out: Vec<(String, Vec<RemoteFile>)> = Vec::new();
+    while let Some(r) = rows.next().map_err(err)? {
+        let branch: String = r.get(0).map_err(err)?;
+        let file = RemoteFile {
+            path: r.get(1).map_err(err)?,
+            hash: r.get(2).map_err(err)?,
+            size: r.get::<_, i64>(3).map_err(err)?.max(0) as u64,
+            skip: r.get(4).map_err(err)?,
+        };
+        match out.last_mut() {
+            Some((b, files)) if *b == branch => files.push(file),
+            _ => out.push((branch, vec![file])),
+        }
+    }
+    Ok(out)
+}
+
+/// Leave in the snapshot database at `path` (this clone's own copy) only the catalog rows
+/// `keep` names per branch, and only the contents, definitions, chunks and chunk text an
+/// indexed row of those still uses (and no record of vectors: they do not travel); then
+/// rewrite the file, so that nothing deleted stays
+/// in its free pages.
+pub fn keep_in_snapshot(path: &Path, keep: &[(String, Vec<RemoteFile>)]) -> Result<(), StoreError> {
+    let err = |e| super::sqlite::sqlite_err(path, "filter snapshot", e);
+    let mut conn = rusqlite::Connection::open(path).map_err(err)?;
+    let tx = conn.transaction().map_err(err)?;
+    tx.execute_batch(
+        "CREATE TEMP TABLE keep (branch TEXT, path TEXT, PRIMARY KEY (branch, path));",
+    )
+    .map_err(err)?;
+    {
+        let mut add = tx
+            .prepare("INSERT OR IGNORE INTO keep (branch, path) VALUES (?1, ?2)")
+            .map_err(err)?;
+        for (branch, files) in keep {
+            for f in files {
+                add.execute(params![branch, f.path]).map_err(err)?;
+            }
+        }
+    }
+    tx.execute_batch(
+        "DELETE FROM catalog WHERE NOT EXISTS
+           (SELECT 1 FROM keep k WHERE k.branch = catalog.branch AND k.path = catalog.path);
+         CREATE TEMP TABLE used AS
+           SELECT DISTINCT content_hash AS h FROM catalog WHERE skip_reason IS NULL;
+         DELETE FROM content WHERE content_hash NOT IN (SELECT h FROM used);
+         DELETE FROM snippets WHERE content_hash NOT IN (SELECT h FROM used);
+         DELETE FROM chunk_text WHERE rid IN
+           (SELECT rid FROM chunks WHERE content_hash NOT IN (SELECT h FROM used));
+         DELETE FROM chunks WHERE content_hash NOT IN (SELECT h FROM used);
+         DELETE FROM embedded;
+         DELETE FROM unverified;
+         DROP TABLE temp.keep; DROP TABLE temp.used;",
+    )
+    .map_err(err)?;
+    tx.commit().map_err(err)?;
+    conn.execute_batch("VACUUM;").map_err(err)
+}
 
 impl Db {
     /// Write a consistent, compact copy of the database to `path` (which must not exist),
