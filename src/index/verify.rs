@@ -97,29 +97,71 @@ fn found(haystack: &str, needle: &str, budget: &mut usize) -> bool {
     }
 }
 
-/// Whether `haystack` holds each of `needles`, each after the one before, paying the bytes
-/// searched out of `budget` (false once spent).
-fn found_in_order<'n>(
-    haystack: &str,
-    needles: impl Iterator<Item = &'n str>,
+/// Whether `line` holds `doc` with, around it, only white space and punctuation (comment
+/// markers: `///`, ` * `, `#`, `--`, `"""`…), paying the line's length out of `budget`
+/// (`None` once spent). Where `open_end`, anything may follow (a doc cut mid-line).
+fn holds_line(line: &str, doc: &str, open_end: bool, budget: &mut usize) -> Option<bool> {
+    *budget = budget.checked_sub(line.len().max(1))?;
+    Some(
+        line.match_indices(doc)
+            .any(|(i, _)| is_marker(&line[..i]) && (open_end || is_marker(&line[i + doc.len()..]))),
+    )
+}
+
+/// Whether `text` is only white space and punctuation: a comment's markers, or a line of
+/// a comment that is blank.
+fn is_marker(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_whitespace() || c.is_ascii_punctuation())
+}
+
+/// Whether `doc` (its trimmed, non-empty lines) is the text of consecutive lines among
+/// `first..=last` of `lines`: each file line holds one doc line with only comment markers
+/// around it, and only lines that are blank or bare markers (a doc's empty lines) may come
+/// between. A doc cut at its length bound (`cut`) may stop short of its last line's end.
+/// Fragments of code lines, or lines far apart, never make a doc comment. Pays each line
+/// looked at out of `budget` (false once spent).
+fn found_as_lines(
+    lines: &Lines<'_>,
+    (first, last): (u32, u32),
+    doc: &[&str],
+    cut: bool,
     budget: &mut usize,
 ) -> bool {
-    let mut at = 0;
-    for needle in needles {
-        let rest = &haystack[at..];
-        let (cost, next) = match rest.find(needle) {
-            Some(i) => (i + needle.len(), Some(at + i + needle.len())),
-            None => (rest.len(), None),
-        };
-        match (budget.checked_sub(cost), next) {
-            (Some(left), Some(next)) => {
-                *budget = left;
-                at = next;
-            }
-            _ => return false,
+    let Some((head, rest)) = doc.split_first() else {
+        return true;
+    };
+    'start: for start in first..=last {
+        match holds_line(
+            lines.span(start, start),
+            head,
+            cut && rest.is_empty(),
+            budget,
+        ) {
+            None => return false,
+            Some(false) => continue,
+            Some(true) => {}
         }
+        let mut at = start + 1;
+        for (k, want) in rest.iter().enumerate() {
+            let open_end = cut && k + 1 == rest.len();
+            loop {
+                if at > last {
+                    continue 'start;
+                }
+                let line = lines.span(at, at);
+                at += 1;
+                match holds_line(line, want, open_end, budget) {
+                    None => return false,
+                    Some(true) => break,
+                    Some(false) if is_marker(line) => {}
+                    Some(false) => continue 'start,
+                }
+            }
+        }
+        return true;
     }
-    true
+    false
 }
 
 /// A language or kind name: 1 to 32 characters of letters, digits, `_`, `+`, `#`, `.`, `-`.
@@ -232,22 +274,26 @@ fn check_symbols(lines: &Lines<'_>, stored: &Stored, budget: &mut usize) -> Resu
             );
         }
         if let Some(doc) = &s.doc {
-            // Comment lines above it, or a docstring below its first line, in order. A doc
-            // cut at `MAX_DOC` characters keeps its first lines, which may start far above
-            // (a long doc comment): then the window reaches the top of the file. Each line is
-            // looked for after the last, so the cost is one pass over the window.
+            // Comment lines above it, or a docstring below its first line: whole lines, one
+            // after the other. A doc cut at `MAX_DOC` characters keeps its first lines,
+            // which may start far above (a long doc comment): then the window reaches the
+            // top of the file.
             let cut = doc.chars().nth(MAX_DOC - 1).is_some();
             let above = if cut {
                 s.start_line
             } else {
                 doc.lines().count() as u32 + NEAR
             };
-            let near = lines.span(
+            let near = (
                 s.start_line.saturating_sub(above).max(1),
                 n.min(s.start_line + NEAR),
             );
-            let doc_lines = doc.lines().map(str::trim).filter(|l| !l.is_empty());
-            if !found_in_order(near, doc_lines, budget) {
+            let doc_lines: Vec<&str> = doc
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            if !found_as_lines(lines, near, &doc_lines, cut, budget) {
                 return bad(
                     "its doc comment is not in the file around it (or checking it costs too much)",
                 );

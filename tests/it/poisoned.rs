@@ -264,3 +264,23 @@ fn a_pack_that_fails_the_integrity_check_is_refused() {
     let search = dev.run(&["search", "--no-index", "retry failed uploads"]);
     assert!(!String::from_utf8_lossy(&search.stdout).contains("app/upload.py"));
 }
+
+#[test]
+fn a_doc_comment_stitched_from_code_fragments_is_dropped() {
+    let (repo, _tmp, unpacked) = exported();
+    // Three fragments of src/config.rs, in order, from lines that are not one comment.
+    sql(
+        &unpacked.join("meta.sqlite"),
+        "UPDATE snippets SET doc = 'Settings read' || char(10) || 'verbose: bool'
+           || char(10) || 'unwrap_or_default()' WHERE name = 'load_settings';",
+    );
+    let tar = repack(&unpacked, "stitched.tar");
+    let dev = fresh_clone(&repo);
+    let out = dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    assert!(out.contains(" 1 dropped"), "{out}");
+    let found = dev.run(&["search", "--no-index", "--mode", "symbol", "load_settings"]);
+    assert!(
+        !String::from_utf8_lossy(&found.stdout).contains("unwrap_or_default()"),
+        "{found:?}"
+    );
+}

@@ -196,3 +196,23 @@ fn a_branch_key_names_a_commit_only_as_a_full_id_or_a_local_branch() {
         assert_eq!(commit_of(&repo, key), None, "{key}");
     }
 }
+
+#[test]
+fn a_doc_comment_stitched_from_fragments_of_code_lines_is_caught() {
+    let text = "// remove\nconst A: u32 = 1;\nfn helper() -> u32 { all_rows() }\n// is safe\npub fn target() -> u32 {\n    1\n}\n";
+    let good = computed("rust", text, 64);
+    check(text.as_bytes(), &good).unwrap();
+    let at = good
+        .symbols
+        .iter()
+        .position(|s| s.name == "target")
+        .unwrap();
+    let mut stitched = good.clone();
+    stitched.symbols[at].doc = Some("remove\nall_rows()\nis safe".into());
+    let why = check(text.as_bytes(), &stitched).unwrap_err();
+    assert!(why.contains("doc comment"), "{why}");
+    // Whole comment lines, one after the other, are a doc comment.
+    let mut whole = good.clone();
+    whole.symbols[at].doc = Some("is safe".into());
+    check(text.as_bytes(), &whole).unwrap();
+}
