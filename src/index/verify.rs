@@ -394,8 +394,7 @@ pub fn settle_from_objects(
     chunks: &ChunkStore,
     max: u64,
 ) -> Result<Settled, StoreError> {
-    let mut pending = db.pending_rows()?;
-    pending.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    let pending = db.pending_rows()?;
     let unverified = db.unverified_hashes()?;
     let head = repo.head_commit().and_then(|c| Committed::of(repo, &c));
     let mut blobs = BlobHashes::default();

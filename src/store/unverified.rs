@@ -32,7 +32,7 @@ pub struct ContentRow {
     pub size: u64,
 }
 
-/// One catalog row that uses unverified content: (branch, path, content hash).
+/// One catalog row waiting for a check: (branch, path, content hash).
 pub type Pending = (String, String, String);
 
 impl Db {
@@ -41,15 +41,15 @@ impl Db {
         self.string_set("SELECT content_hash FROM unverified", [])
     }
 
-    /// The catalog rows that use unverified content, by content hash: where this clone may
-    /// have the same bytes.
+    /// The catalog rows still waiting for a check, by branch and path (the table's own
+    /// order: one pass over it, no lookup per row).
     pub fn pending_rows(&self) -> Result<Vec<Pending>, StoreError> {
         let err = |e| self.err("read unverified content", e);
         let mut stmt = self
             .conn
             .prepare(
                 "SELECT branch, path, content_hash FROM catalog
-                 WHERE skip_reason = ?1 ORDER BY content_hash, branch, path",
+                 WHERE skip_reason = ?1 ORDER BY branch, path",
             )
             .map_err(err)?;
         let rows = stmt
