@@ -9,13 +9,21 @@
 //! counts and the size agree; names of languages and kinds are plain words. Text that passes
 //! is the user's own text at its own lines, whoever cut it.
 //!
-//! Until checked, imported content is hidden (`store::unverified`). [`settle`] records a
-//! batch of checks; the index run ([`settle_walked`]), `import` ([`settle_from_objects`])
-//! and `doctor` ([`check_stored`] on a sample) call it.
+//! Until checked, imported content is hidden (`store::unverified`), and so is every catalog
+//! row another machine wrote, whatever its content: a row is shown once this clone's blob at
+//! its path has its hash ([`settle_from_objects`], after `import` and `pull`) or an index
+//! run rewrites it from the file. [`settle`] records a batch of content checks for the index
+//! run ([`settle_walked`]); `doctor` checks a sample ([`check_stored`]).
+
+mod committed;
+mod lines;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+pub use self::committed::committed_rows;
+use self::committed::{blob_bytes, commit_of, AtPath, BlobHashes, Committed};
+use self::lines::{found, found_as_lines, Lines};
 use super::walk::WalkedFile;
 use crate::git::Repo;
 use crate::lang::symbols::{MAX_DOC, MAX_SIGNATURE};
@@ -80,77 +88,11 @@ pub fn check(bytes: &[u8], stored: &Stored) -> Result<(), String> {
     check_symbols(&lines, stored, &mut budget)
 }
 
-/// Whether `haystack` holds `needle`, paying its length out of `budget` (false once spent).
-fn found(haystack: &str, needle: &str, budget: &mut usize) -> bool {
-    match budget.checked_sub(haystack.len()) {
-        Some(left) => {
-            *budget = left;
-            haystack.contains(needle)
-        }
-        None => false,
-    }
-}
-
-/// Whether `haystack` holds each of `needles`, each after the one before, paying the bytes
-/// searched out of `budget` (false once spent).
-fn found_in_order<'n>(
-    haystack: &str,
-    needles: impl Iterator<Item = &'n str>,
-    budget: &mut usize,
-) -> bool {
-    let mut at = 0;
-    for needle in needles {
-        let rest = &haystack[at..];
-        let (cost, next) = match rest.find(needle) {
-            Some(i) => (i + needle.len(), Some(at + i + needle.len())),
-            None => (rest.len(), None),
-        };
-        match (budget.checked_sub(cost), next) {
-            (Some(left), Some(next)) => {
-                *budget = left;
-                at = next;
-            }
-            _ => return false,
-        }
-    }
-    true
-}
-
 /// A language or kind name: 1 to 32 characters of letters, digits, `_`, `+`, `#`, `.`, `-`.
 fn is_word(s: &str) -> bool {
     (1..=32).contains(&s.len())
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"_+#.-".contains(&b))
-}
-
-/// The text with the byte range of each of its lines (split at `\n`, 1-based).
-struct Lines<'t> {
-    text: &'t str,
-    /// Byte offset of the start of each line.
-    starts: Vec<usize>,
-}
-
-impl<'t> Lines<'t> {
-    fn new(text: &'t str) -> Lines<'t> {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Lines { text, starts }
-    }
-
-    fn count(&self) -> u32 {
-        self.starts.len() as u32
-    }
-
-    /// The text of lines `first..=last` (1-based, within the file), without the last
-    /// newline.
-    fn span(&self, first: u32, last: u32) -> &'t str {
-        let from = self.starts[first as usize - 1];
-        let to = self
-            .starts
-            .get(last as usize)
-            .map_or(self.text.len(), |&next| next - 1);
-        &self.text[from..to]
-    }
 }
 
 fn check_chunks(lines: &Lines<'_>, stored: &Stored) -> Result<(), String> {
@@ -226,22 +168,26 @@ fn check_symbols(lines: &Lines<'_>, stored: &Stored, budget: &mut usize) -> Resu
             );
         }
         if let Some(doc) = &s.doc {
-            // Comment lines above it, or a docstring below its first line, in order. A doc
-            // cut at `MAX_DOC` characters keeps its first lines, which may start far above
-            // (a long doc comment): then the window reaches the top of the file. Each line is
-            // looked for after the last, so the cost is one pass over the window.
+            // Comment lines above it, or a docstring below its first line: whole lines, one
+            // after the other. A doc cut at `MAX_DOC` characters keeps its first lines,
+            // which may start far above (a long doc comment): then the window reaches the
+            // top of the file.
             let cut = doc.chars().nth(MAX_DOC - 1).is_some();
             let above = if cut {
                 s.start_line
             } else {
                 doc.lines().count() as u32 + NEAR
             };
-            let near = lines.span(
+            let near = (
                 s.start_line.saturating_sub(above).max(1),
                 n.min(s.start_line + NEAR),
             );
-            let doc_lines = doc.lines().map(str::trim).filter(|l| !l.is_empty());
-            if !found_in_order(near, doc_lines, budget) {
+            let doc_lines: Vec<&str> = doc
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            if !found_as_lines(lines, near, &doc_lines, cut, budget) {
                 return bad(
                     "its doc comment is not in the file around it (or checking it costs too much)",
                 );
@@ -328,50 +274,98 @@ pub fn settle_walked(
     settle(db, chunks, found.collect::<Vec<_>>())
 }
 
-/// After an import: check the unverified contents against this clone's object database,
-/// where it holds the same bytes: the blob at the row's path in the commit of the row's
-/// branch (when this clone has that branch or commit), else in HEAD's. What this clone does
-/// not have stays unverified (and hidden) until an index run meets its file.
+/// After an import or a pull: check each catalog row still waiting (`pending_rows`: every
+/// row a merge brought in) against this clone's object database, row by row. A row is shown
+/// only when the blob at its own path, in the commit of its branch (when this clone has that
+/// branch or commit, else in HEAD's), has its hash, and its content, if not verified yet,
+/// is true of those bytes; a row whose branch's own blob there has another hash is marked
+/// [`MISMATCH`](crate::store::unverified::MISMATCH); what this clone has no blob for stays
+/// hidden until an index run meets its file. Each blob is hashed once and each content
+/// checked once per pass, however many rows share them.
 pub fn settle_from_objects(
     repo: &Repo,
     db: &Db,
     chunks: &ChunkStore,
     max: u64,
 ) -> Result<Settled, StoreError> {
-    let head = repo.head_commit();
-    let mut commits: HashMap<String, Option<String>> = HashMap::new();
-    let mut tried: HashSet<String> = HashSet::new();
-    let mut found = Vec::new();
-    for (branch, path, hash) in db.pending_rows()? {
-        if tried.contains(&hash) {
+    let pending = db.pending_rows()?;
+    let unverified = db.unverified_hashes()?;
+    let head = repo.head_commit().and_then(|c| Committed::of(repo, &c));
+    let mut blobs = BlobHashes::default();
+    // The content verdict per hash for this pass: true = verified.
+    let mut verdicts: HashMap<String, bool> = HashMap::new();
+    let (mut shown, mut mismatched) = (Vec::new(), Vec::new());
+    // One branch's tree at a time (the rows are in branch order).
+    let mut tree: Option<(String, Option<Committed>)> = None;
+    for (branch, path, hash) in pending {
+        if tree.as_ref().map(|(b, _)| b) != Some(&branch) {
+            let own = commit_of(repo, &branch).and_then(|c| Committed::of(repo, &c));
+            tree = Some((branch.clone(), own));
+        }
+        let own = tree.as_ref().and_then(|(_, t)| t.as_ref());
+        let Some(at_commit) = own.or(head.as_ref()) else {
+            continue;
+        };
+        let (id, found) = match at_commit.at(repo, &mut blobs, &path, max) {
+            AtPath::File(id, found) => (id, found),
+            // Another file there in the branch's own commit: the row is false here.
+            AtPath::Other if own.is_some() => {
+                mismatched.push((branch, path));
+                continue;
+            }
+            _ => continue,
+        };
+        if found != hash {
+            if own.is_some() {
+                mismatched.push((branch, path));
+            }
             continue;
         }
-        let own = commits
-            .entry(branch.clone())
-            .or_insert_with(|| commit_of(repo, &branch))
-            .clone();
-        let then_head = head.as_ref().filter(|h| own.as_ref() != Some(*h));
-        for commit in own.iter().chain(then_head) {
-            let Some(bytes) = repo.blob_at(commit, &path, max) else {
-                continue;
+        if unverified.contains(&hash) {
+            let ok = match verdicts.get(&hash) {
+                Some(&ok) => ok,
+                None => {
+                    let ok = content_holds(db, chunks, &hash, blob_bytes(repo, id, max))?;
+                    verdicts.insert(hash.clone(), ok);
+                    ok
+                }
             };
-            if crate::util::sha256_hex(&bytes) == hash {
-                tried.insert(hash.clone());
-                found.push((hash.clone(), Some(bytes)));
-                break;
+            if !ok {
+                continue; // its rows are marked when the content is dropped
             }
         }
+        shown.push((branch, path));
     }
-    settle(db, chunks, found)
+    let (verified, dropped): (Vec<_>, Vec<_>) = verdicts.into_iter().partition(|(_, ok)| *ok);
+    let verified: Vec<String> = verified.into_iter().map(|(h, _)| h).collect();
+    let dropped: Vec<String> = dropped.into_iter().map(|(h, _)| h).collect();
+    db.settle_unverified(&verified, &dropped)?;
+    chunks.delete_hashes(&dropped)?;
+    db.settle_rows(&shown, &mismatched)?;
+    Ok(Settled {
+        verified: verified.len(),
+        dropped: dropped.len(),
+    })
 }
 
-/// The commit a catalog branch key names in this clone, if it has it.
-fn commit_of(repo: &Repo, branch: &str) -> Option<String> {
-    let rev = branch
-        .strip_prefix("rev/")
-        .or_else(|| branch.strip_prefix("detached/"))
-        .unwrap_or(branch);
-    repo.resolve_commit(rev).ok()
+/// Whether what the index holds for `hash` is true of `bytes` (this clone's blob of that
+/// hash); a content the index does not hold is not.
+fn content_holds(
+    db: &Db,
+    chunks: &ChunkStore,
+    hash: &str,
+    bytes: Option<Vec<u8>>,
+) -> Result<bool, StoreError> {
+    let (Some(bytes), Some(s)) = (bytes, stored(db, chunks, hash)?) else {
+        return Ok(false);
+    };
+    Ok(match check(&bytes, &s) {
+        Ok(()) => true,
+        Err(why) => {
+            tracing::debug!("imported content {hash} dropped: {why}");
+            false
+        }
+    })
 }
 
 /// Check a sample of `branch`'s contents against the files of the work tree at `root`

@@ -1,6 +1,6 @@
 //! A shareable index: `export FILE` writes a consistent snapshot (SQLite copied with
-//! `VACUUM INTO`, less its derived full-text tables, plus the LanceDB directory of vectors,
-//! in one tar file) and `import FILE` merges one
+//! `VACUUM INTO`, less its derived full-text tables and every file that is not committed
+//! as it is, in one tar file; vectors never travel) and `import FILE` merges one
 //! into the local index. Content is keyed by SHA-256 of file bytes, so a snapshot built by CI
 //! on another clone can be merged: only content this index lacks is copied, branches this
 //! index has not indexed are added, and the next `index` run tags whatever matches the work
@@ -50,22 +50,34 @@ fn locked<T>(
     result
 }
 
-/// Write a snapshot of the whole index to `file`.
+/// Write a snapshot of the index to `file`: every branch's committed files only. A row is
+/// kept when the blob at its path in the branch's commit has its content (a skipped row,
+/// which carries no text, when its path is in that commit), so a work tree's untracked or
+/// modified files never leave the machine; vectors are left out (an import never reads
+/// them: the importer embeds its own).
 pub fn export(ws: &Workspace, file: &Path) -> Result<u64, ShareError> {
     let scratch = ScratchDir(ws.index_dir.join(format!("export-{}", std::process::id())));
     std::fs::create_dir_all(&scratch.0).map_err(StoreError::scratch(&scratch.0, "create"))?;
     let snapshot = scratch.0.join(DB_FILE);
     locked(ws, |db| {
         db.snapshot_into(&snapshot)?;
+        let max = ws.config.index.max_file_size;
+        let keep: Vec<_> = crate::store::merge::snapshot_catalogs(&snapshot)?
+            .into_iter()
+            .map(|(branch, rows)| {
+                let (kept, left) =
+                    crate::index::verify::committed_rows(&ws.repo, &branch, rows, max);
+                if left > 0 {
+                    tracing::debug!("export: {left} rows of {branch} not committed: left out");
+                }
+                (branch, kept)
+            })
+            .collect();
+        crate::store::merge::keep_in_snapshot(&snapshot, &keep)?;
         let out = File::create(file).map_err(StoreError::file(file, "write"))?;
         let mut tar = tar::Builder::new(out);
         tar.append_path_with_name(&snapshot, DB_FILE)
             .map_err(StoreError::file(file, "write"))?;
-        let lance = ws.index_dir.join(LANCE_DIR);
-        if lance.exists() {
-            tar.append_dir_all(LANCE_DIR, &lance)
-                .map_err(StoreError::file(&lance, "read"))?;
-        }
         tar.into_inner()
             .and_then(|f| f.sync_all())
             .map_err(StoreError::file(file, "write"))?;
@@ -99,17 +111,15 @@ pub(super) fn merge_snapshot(
     then: impl FnOnce(&Db) -> Result<(), ShareError>,
 ) -> Result<Imported, ShareError> {
     let db_file = dir.join(DB_FILE);
-    crate::store::snapshot::check(&db_file)?;
-    let theirs = Db::open(&db_file)?;
-    if !theirs.integrity_problems()?.is_empty() {
-        return Err(StoreError::BadSnapshot {
+    // Its schema, its values and SQLite's integrity check; then read-only, never mapped.
+    crate::store::snapshot::check(&db_file).map_err(|e| match e {
+        StoreError::BadSnapshot { why, .. } => StoreError::BadSnapshot {
             path: label.to_path_buf(),
-            why: "its database fails SQLite's integrity check".into(),
-        }
-        .into());
-    }
-    drop(theirs);
-    let their_chunks = ChunkStore::open(&db_file, &dir.join(LANCE_DIR))?;
+            why,
+        },
+        e => e,
+    })?;
+    let their_chunks = ChunkStore::open_untrusted(&db_file, &dir.join(LANCE_DIR))?;
     locked(ws, |db| {
         let done = merge(ws, db, dir, &their_chunks, replace)?;
         then(db)?;
@@ -126,7 +136,7 @@ fn merge(
 ) -> Result<Imported, ShareError> {
     let mut chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
-    let theirs = Db::open(&dir.join(DB_FILE))?;
+    let theirs = Db::open_untrusted(&dir.join(DB_FILE))?;
     let ours: HashSet<String> = db.computed_hashes()?;
     let mut missing: Vec<String> = theirs
         .computed_hashes()?

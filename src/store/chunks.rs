@@ -107,6 +107,17 @@ impl ChunkStore {
         })
     }
 
+    /// Open the chunks of a database another machine wrote (see [`Db::open_untrusted`]):
+    /// read-only, never memory-mapped.
+    pub fn open_untrusted(db_path: &Path, lance_dir: &Path) -> Result<ChunkStore, StoreError> {
+        Ok(ChunkStore {
+            db: Mutex::new(Db::open_untrusted(db_path)?),
+            db_path: db_path.to_path_buf(),
+            lance_dir: lance_dir.to_path_buf(),
+            lance: OnceLock::new(),
+        })
+    }
+
     /// Read everything that follows on this store's connection, until the guard is dropped,
     /// from one snapshot (see [`super::sqlite::ReadSnapshot`]; the connection is shared by
     /// the retriever threads, so the guard holds the store, not the connection's lock).

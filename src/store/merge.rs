@@ -6,8 +6,82 @@ use std::path::Path;
 use rusqlite::params;
 
 use super::error::StoreError;
+use super::pack::RemoteFile;
 use super::sqlite::Db;
-use super::unverified::UNVERIFIED;
+use super::unverified::{MISMATCH, UNVERIFIED};
+
+/// The catalog of every branch of the snapshot database at `path` (this clone's own copy,
+/// written by [`Db::snapshot_into`]), as a manifest carries it: rows of content this clone
+/// has not verified left out (another machine's word is not passed on as ours).
+pub fn snapshot_catalogs(path: &Path) -> Result<Vec<(String, Vec<RemoteFile>)>, StoreError> {
+    let err = |e| super::sqlite::sqlite_err(path, "read snapshot catalog", e);
+    let conn = rusqlite::Connection::open(path).map_err(err)?;
+    let mut stmt = conn
+        .prepare(
+            "SELECT branch, path, content_hash, size, skip_reason FROM catalog
+             WHERE skip_reason IS NULL OR skip_reason NOT IN (?1, ?2)
+             ORDER BY branch, path",
+        )
+        .map_err(err)?;
+    let mut rows = stmt.query(params![UNVERIFIED, MISMATCH]).map_err(err)?;
+    let mut out: Vec<(String, Vec<RemoteFile>)> = Vec::new();
+    while let Some(r) = rows.next().map_err(err)? {
+        let branch: String = r.get(0).map_err(err)?;
+        let file = RemoteFile {
+            path: r.get(1).map_err(err)?,
+            hash: r.get(2).map_err(err)?,
+            size: r.get::<_, i64>(3).map_err(err)?.max(0) as u64,
+            skip: r.get(4).map_err(err)?,
+        };
+        match out.last_mut() {
+            Some((b, files)) if *b == branch => files.push(file),
+            _ => out.push((branch, vec![file])),
+        }
+    }
+    Ok(out)
+}
+
+/// Leave in the snapshot database at `path` (this clone's own copy) only the catalog rows
+/// `keep` names per branch, and only the contents, definitions, chunks and chunk text an
+/// indexed row of those still uses (and no record of vectors: they do not travel); then
+/// rewrite the file, so that nothing deleted stays
+/// in its free pages.
+pub fn keep_in_snapshot(path: &Path, keep: &[(String, Vec<RemoteFile>)]) -> Result<(), StoreError> {
+    let err = |e| super::sqlite::sqlite_err(path, "filter snapshot", e);
+    let mut conn = rusqlite::Connection::open(path).map_err(err)?;
+    let tx = conn.transaction().map_err(err)?;
+    tx.execute_batch(
+        "CREATE TEMP TABLE keep (branch TEXT, path TEXT, PRIMARY KEY (branch, path));",
+    )
+    .map_err(err)?;
+    {
+        let mut add = tx
+            .prepare("INSERT OR IGNORE INTO keep (branch, path) VALUES (?1, ?2)")
+            .map_err(err)?;
+        for (branch, files) in keep {
+            for f in files {
+                add.execute(params![branch, f.path]).map_err(err)?;
+            }
+        }
+    }
+    tx.execute_batch(
+        "DELETE FROM catalog WHERE NOT EXISTS
+           (SELECT 1 FROM keep k WHERE k.branch = catalog.branch AND k.path = catalog.path);
+         CREATE TEMP TABLE used AS
+           SELECT DISTINCT content_hash AS h FROM catalog WHERE skip_reason IS NULL;
+         DELETE FROM content WHERE content_hash NOT IN (SELECT h FROM used);
+         DELETE FROM snippets WHERE content_hash NOT IN (SELECT h FROM used);
+         DELETE FROM chunk_text WHERE rid IN
+           (SELECT rid FROM chunks WHERE content_hash NOT IN (SELECT h FROM used));
+         DELETE FROM chunks WHERE content_hash NOT IN (SELECT h FROM used);
+         DELETE FROM embedded;
+         DELETE FROM unverified;
+         DROP TABLE temp.keep; DROP TABLE temp.used;",
+    )
+    .map_err(err)?;
+    tx.commit().map_err(err)?;
+    conn.execute_batch("VACUUM;").map_err(err)
+}
 
 impl Db {
     /// Write a consistent, compact copy of the database to `path` (which must not exist),
@@ -74,8 +148,9 @@ impl Db {
     /// earlier pull brought). One transaction. Returns the branches added or replaced.
     ///
     /// All of it is another machine's word: the merged contents are listed as unverified and
-    /// every row that uses one is skipped as [`UNVERIFIED`] until `index::verify` checks it
-    /// against this clone's bytes; the rows' mtimes are zeroed, so the stat cache never takes
+    /// every merged row (and any row that uses an unverified content) is skipped as
+    /// [`UNVERIFIED`] until `index::verify` checks it against this clone's blob at its path;
+    /// the rows' mtimes are zeroed, so the stat cache never takes
     /// another checkout's size and mtime for this one's.
     pub fn merge_from(
         &self,
@@ -119,13 +194,22 @@ impl Db {
                 add.execute([h]).map_err(err)?;
             }
         }
+        // Only what verification checks is taken: a note (`status --verbose` prints it) and a
+        // run id are the other machine's words about its own run, and the lower-case names
+        // that symbol lookups read are derived here, as the indexer derives them.
         tx.execute_batch(
-            "INSERT OR IGNORE INTO content SELECT * FROM theirs.content
-               WHERE content_hash IN (SELECT h FROM merging);
-             INSERT INTO snippets SELECT * FROM theirs.snippets
-               WHERE content_hash IN (SELECT h FROM merging);",
+            "INSERT OR IGNORE INTO content (content_hash, language, n_chunks, n_symbols, size,
+               run_id, indexed_at, note)
+             SELECT content_hash, language, n_chunks, n_symbols, size, 'import',
+               CAST(strftime('%s', 'now') AS INTEGER), NULL
+             FROM theirs.content WHERE content_hash IN (SELECT h FROM merging);
+             INSERT INTO snippets (content_hash, name, name_lower, kind, start_line, end_line,
+               signature, doc)
+             SELECT content_hash, name, '', kind, start_line, end_line, signature, doc
+             FROM theirs.snippets WHERE content_hash IN (SELECT h FROM merging);",
         )
         .map_err(err)?;
+        lower_names(&tx).map_err(err)?;
         let mut branches: Vec<String> = {
             let mut stmt = tx
                 .prepare(
@@ -159,6 +243,21 @@ impl Db {
         }
         tx.execute_batch("INSERT OR IGNORE INTO unverified SELECT h FROM merging;")
             .map_err(err)?;
+        // Every row brought in waits for its own check, whatever its content: a known
+        // content says nothing about the path another machine put it at.
+        {
+            let mut wait = tx
+                .prepare(
+                    "UPDATE catalog SET skip_reason = ?1
+                     WHERE branch = ?2 AND skip_reason IS NULL",
+                )
+                .map_err(err)?;
+            for b in &branches {
+                wait.execute(params![UNVERIFIED, b]).map_err(err)?;
+            }
+        }
+        // Rows kept from this clone's own runs never used unverified content, but a row an
+        // earlier merge brought in and a run has not rewritten may: it waits too.
         tx.execute(
             "UPDATE catalog SET skip_reason = ?1 WHERE skip_reason IS NULL
                AND content_hash IN (SELECT content_hash FROM unverified)",
@@ -169,4 +268,22 @@ impl Db {
         tx.commit().map_err(err)?;
         Ok(branches)
     }
+}
+
+/// Fill `snippets.name_lower` of the contents being merged (temporary table `merging`) from
+/// their names, with the indexer's own lower-casing (Unicode, as `store_computed` does; SQL's
+/// `lower()` folds ASCII only).
+fn lower_names(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let names: Vec<(i64, String)> = {
+        let mut stmt = tx.prepare(
+            "SELECT rowid, name FROM snippets WHERE content_hash IN (SELECT h FROM merging)",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let mut set = tx.prepare("UPDATE snippets SET name_lower = ?2 WHERE rowid = ?1")?;
+    for (rowid, name) in names {
+        set.execute(params![rowid, name.to_lowercase()])?;
+    }
+    Ok(())
 }

@@ -39,6 +39,7 @@ pub fn check(path: &Path) -> Result<(), StoreError> {
     let sqlite = |op, e| super::sqlite::sqlite_err(path, op, e);
     let conn = Connection::open_with_flags(path, flags).map_err(|e| sqlite("open snapshot", e))?;
     conn.pragma_update(None, "trusted_schema", "OFF")
+        .and_then(|()| conn.pragma_update(Some("main"), "mmap_size", 0))
         .map_err(|e| sqlite("open snapshot", e))?;
     let found = objects(&conn).map_err(|e| sqlite("read snapshot schema", e))?;
     let known = expected().map_err(|e| sqlite("build the expected schema", e))?;
@@ -54,6 +55,14 @@ pub fn check(path: &Path) -> Result<(), StoreError> {
             },
         ));
     }
+    // Before any table is read: a damaged page is refused as such, here, rather than read
+    // by a later step (a pack's chunk text is read only when it is assembled).
+    integrity(&conn).map_err(|why| {
+        bad(
+            path,
+            &format!("its database fails SQLite's integrity check: {why}"),
+        )
+    })?;
     check_values(&conn).map_err(|e| match e {
         Checked::Sql(e) => sqlite("read snapshot", e),
         Checked::Bad(why) => bad(path, &why),
@@ -99,6 +108,19 @@ fn expected() -> rusqlite::Result<Vec<BTreeSet<Object>>> {
         out.push(without_derived(&objects(&conn)?));
     }
     Ok(out)
+}
+
+/// SQLite's integrity check of the whole file: its first finding, if any (cut to 200
+/// characters: the text names pages and tables of a stranger's file).
+fn integrity(conn: &Connection) -> Result<(), String> {
+    let first: String = conn
+        .query_row("PRAGMA integrity_check(1)", [], |r| r.get(0))
+        .map_err(|e| e.to_string())?;
+    if first == "ok" {
+        Ok(())
+    } else {
+        Err(first.chars().take(200).collect())
+    }
 }
 
 enum Checked {
@@ -184,6 +206,34 @@ mod tests {
         conn.execute_batch("CREATE TRIGGER t AFTER INSERT ON runs BEGIN SELECT 1; END;")
             .unwrap();
         assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
+    }
+
+    /// Overwrite the page header of `table`'s root page in the database at `path`.
+    fn damage_root_page(path: &Path, table: &str) {
+        let conn = Connection::open(path).unwrap();
+        let (root, size): (i64, i64) = conn
+            .query_row(
+                "SELECT rootpage, (SELECT page_size FROM pragma_page_size())
+                 FROM sqlite_master WHERE name = ?1",
+                [table],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        drop(conn);
+        let mut bytes = std::fs::read(path).unwrap();
+        let at = ((root - 1) * size) as usize;
+        bytes[at..at + 8].fill(0x42);
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_page_fails_sqlites_integrity_check() {
+        let (_d, path) = fresh();
+        damage_root_page(&path, "chunk_text");
+        let Err(StoreError::BadSnapshot { why, .. }) = check(&path) else {
+            panic!("a damaged database was accepted");
+        };
+        assert!(why.contains("integrity check"), "{why}");
     }
 
     #[test]

@@ -118,6 +118,31 @@ impl Db {
         Ok(db)
     }
 
+    /// Open a database another machine wrote (an unpacked snapshot or pack), read-only,
+    /// after `snapshot::check` accepted it: never memory-mapped (sqlite.org's advice for an
+    /// untrusted file: a crafted file read through a map can fault the process, where a
+    /// `pread` returns an error), trusting no function its schema names, and neither
+    /// switched to WAL nor migrated (nothing is written to it).
+    pub fn open_untrusted(path: &Path) -> Result<Db, StoreError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn =
+            Connection::open_with_flags(path, flags).map_err(|e| sqlite_err(path, "open", e))?;
+        let db = Db {
+            conn,
+            path: path.to_path_buf(),
+        };
+        db.conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| db.err("set busy timeout", e))?;
+        db.conn
+            .pragma_update(Some("main"), "mmap_size", 0)
+            .map_err(|e| db.err("set mmap_size", e))?;
+        db.conn
+            .pragma_update(None, "trusted_schema", "OFF")
+            .map_err(|e| db.err("set trusted_schema", e))?;
+        Ok(db)
+    }
+
     /// Path of the database file.
     pub fn path(&self) -> &Path {
         &self.path
@@ -264,6 +289,25 @@ mod tests {
         };
         assert_eq!(mapped("main"), MMAP_BYTES);
         assert_eq!(mapped("other"), 0);
+    }
+
+    #[test]
+    fn a_database_from_elsewhere_is_never_memory_mapped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("snapshot.sqlite");
+        drop(Db::open(&path).unwrap());
+        let db = Db::open_untrusted(&path).unwrap();
+        let pragma = |name: &str| -> i64 {
+            db.conn
+                .query_row(&format!("PRAGMA main.{name}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!(pragma("mmap_size"), 0);
+        assert_eq!(pragma("trusted_schema"), 0);
+        assert!(db
+            .conn
+            .execute("INSERT INTO schema_version (version) VALUES (0)", [])
+            .is_err());
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Content brought in from elsewhere (`import`; later a pulled index) and not yet checked
-//! against this clone's own bytes (`index::verify`): listed in `unverified`, and the catalog
-//! rows that use it are skipped with [`UNVERIFIED`], so no search shows it as the user's
-//! code. Once checked it is either verified (the rows are shown) or dropped (the rows say
-//! [`MISMATCH`] and the next index run of that branch computes the file itself).
+//! against this clone's own bytes (`index::verify`): listed in `unverified`. Every catalog
+//! row brought in is skipped with [`UNVERIFIED`], whatever its content, so no search shows
+//! it as the user's code until the row itself is checked: this clone's blob at its path
+//! has its hash (the row is shown) or another (the row says [`MISMATCH`] and the next index
+//! run of that branch computes the file itself). A content that fails its check is dropped,
+//! and so are the rows that use it.
 
 use std::collections::HashSet;
 
@@ -30,7 +32,7 @@ pub struct ContentRow {
     pub size: u64,
 }
 
-/// One catalog row that uses unverified content: (branch, path, content hash).
+/// One catalog row waiting for a check: (branch, path, content hash).
 pub type Pending = (String, String, String);
 
 impl Db {
@@ -39,15 +41,15 @@ impl Db {
         self.string_set("SELECT content_hash FROM unverified", [])
     }
 
-    /// The catalog rows that use unverified content, by content hash: where this clone may
-    /// have the same bytes.
+    /// The catalog rows still waiting for a check, by branch and path (the table's own
+    /// order: one pass over it, no lookup per row).
     pub fn pending_rows(&self) -> Result<Vec<Pending>, StoreError> {
         let err = |e| self.err("read unverified content", e);
         let mut stmt = self
             .conn
             .prepare(
                 "SELECT branch, path, content_hash FROM catalog
-                 WHERE skip_reason = ?1 ORDER BY content_hash, branch, path",
+                 WHERE skip_reason = ?1 ORDER BY branch, path",
             )
             .map_err(err)?;
         let rows = stmt
@@ -95,9 +97,11 @@ impl Db {
         Ok(rows)
     }
 
-    /// Record what checking found, in one transaction: `verified` contents are shown from now
-    /// on; `dropped` ones lose their content and symbols (their chunks are the caller's to
-    /// delete, after this commits) and the rows that used them say [`MISMATCH`].
+    /// Record what checking found, in one transaction: `verified` contents are no longer
+    /// pending (each row that uses one is shown only once checked itself, see
+    /// [`Db::settle_rows`]); `dropped` ones lose their content and symbols (their chunks are
+    /// the caller's to delete, after this commits) and the rows that used them say
+    /// [`MISMATCH`].
     pub fn settle_unverified(
         &self,
         verified: &[String],
@@ -116,8 +120,6 @@ impl Db {
                 .map_err(err)?;
             for h in verified {
                 done.execute([h]).map_err(err)?;
-                mark.execute(params![h, UNVERIFIED, None::<String>])
-                    .map_err(err)?;
             }
             for h in dropped {
                 mark.execute(params![h, UNVERIFIED, MISMATCH])
@@ -125,6 +127,35 @@ impl Db {
             }
         }
         super::catalog::delete_content_rows(&tx, dropped).map_err(err)?;
+        tx.commit().map_err(err)
+    }
+
+    /// Record what checking rows found, in one transaction: each of `shown` (branch, path)
+    /// is true of this clone's blob and is shown from now on; each of `mismatched` is not
+    /// and says [`MISMATCH`]. Only rows still waiting ([`UNVERIFIED`]) change.
+    pub fn settle_rows(
+        &self,
+        shown: &[(String, String)],
+        mismatched: &[(String, String)],
+    ) -> Result<(), StoreError> {
+        let err = |e| self.err("record verified rows", e);
+        let tx = self.write_tx("record verified rows")?;
+        {
+            let mut mark = tx
+                .prepare_cached(
+                    "UPDATE catalog SET skip_reason = ?4
+                     WHERE branch = ?1 AND path = ?2 AND skip_reason = ?3",
+                )
+                .map_err(err)?;
+            for (branch, path) in shown {
+                mark.execute(params![branch, path, UNVERIFIED, None::<String>])
+                    .map_err(err)?;
+            }
+            for (branch, path) in mismatched {
+                mark.execute(params![branch, path, UNVERIFIED, MISMATCH])
+                    .map_err(err)?;
+            }
+        }
         tx.commit().map_err(err)
     }
 }

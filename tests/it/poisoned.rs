@@ -129,3 +129,158 @@ fn names_from_a_snapshot_reach_the_terminal_escaped() {
     let out = dev.run_ok(&["status"], 0);
     assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
 }
+
+/// The content hash of `path`'s row in the snapshot database `db`.
+fn hash_of(db: &std::path::Path, path: &str) -> String {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(
+        "SELECT content_hash FROM catalog WHERE path = ?1",
+        [path],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_foreign_row_is_shown_only_where_this_clones_blob_has_its_hash() {
+    let (repo, _tmp, unpacked) = exported();
+    let db = unpacked.join("meta.sqlite");
+    let config = hash_of(&db, "src/config.rs");
+    // A real file's path pointed at another verified file's content, and a path that does
+    // not exist given a verified content.
+    sql(
+        &db,
+        &format!(
+            "UPDATE catalog SET content_hash = '{config}' WHERE path = 'geometry/area.go';
+             INSERT INTO catalog SELECT workspace, branch, 'app/ghost.py', content_hash, size,
+               mtime_ns, skip_reason, indexed_at FROM catalog WHERE path = 'app/upload.py';"
+        ),
+    );
+    let tar = repack(&unpacked, "paths.tar");
+    let dev = fresh_clone(&repo);
+    dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    let config_hits = dev.hit_paths("load settings configuration file", &["--no-index"]);
+    assert!(
+        config_hits.iter().any(|p| p == "src/config.rs"),
+        "{config_hits:?}"
+    );
+    assert!(
+        config_hits.iter().all(|p| p != "geometry/area.go"),
+        "{config_hits:?}"
+    );
+    let upload_hits = dev.hit_paths("retry failed uploads", &["--no-index"]);
+    assert_eq!(upload_hits[0], "app/upload.py");
+    assert!(
+        upload_hits.iter().all(|p| p != "app/ghost.py"),
+        "{upload_hits:?}"
+    );
+    // The index run computes the file the row lied about, from this clone's bytes.
+    dev.index(&[]);
+    assert_eq!(
+        dev.hit_paths("circle area radius", &[])
+            .first()
+            .map(String::as_str),
+        Some("geometry/area.go")
+    );
+}
+
+#[test]
+fn names_and_notes_from_a_snapshot_are_recomputed_or_dropped() {
+    let (repo, _tmp, unpacked) = exported();
+    // Columns no check reads: the lower-case name symbol lookups search, and the note
+    // `status --verbose` prints.
+    sql(
+        &unpacked.join("meta.sqlite"),
+        "UPDATE snippets SET name_lower = 'zz_decoy_name';
+         UPDATE content SET note = 'indexed as plain text: evil-note-marker';",
+    );
+    let tar = repack(&unpacked, "derived.tar");
+    let dev = fresh_clone(&repo);
+    dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    let decoy = dev.hit_paths("zz_decoy_name", &["--no-index", "--mode", "symbol"]);
+    assert!(decoy.is_empty(), "{decoy:?}");
+    assert_eq!(
+        dev.hit_paths("load_settings", &["--no-index", "--mode", "symbol"])[0],
+        "src/config.rs"
+    );
+    let status = dev.run_ok(&["status", "--verbose"], 0);
+    assert!(!status.contains("evil-note-marker"), "{status}");
+}
+
+/// Overwrite the page header of `table`'s root page in the database at `db`: a damaged
+/// b-tree page that only SQLite's integrity check (or a read of that table) meets.
+fn damage_root_page(db: &std::path::Path, table: &str) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let (root, size): (i64, i64) = conn
+        .query_row(
+            "SELECT rootpage, (SELECT page_size FROM pragma_page_size())
+             FROM sqlite_master WHERE name = ?1",
+            [table],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    drop(conn);
+    let mut bytes = std::fs::read(db).unwrap();
+    let at = ((root - 1) * size) as usize;
+    bytes[at..at + 8].fill(0x42);
+    std::fs::write(db, bytes).unwrap();
+}
+
+#[test]
+fn a_pack_that_fails_the_integrity_check_is_refused() {
+    use git_codesearch::share::manifest::{gunzip, gzip, key_of, Manifest};
+    let t = crate::remote::Target::file();
+    let ci = fixture();
+    ci.index(&[]);
+    t.ok(&ci, &["push"]);
+    // A pack whose schema and values pass, with a damaged chunk-text page, under its own
+    // (correct) hash, and a manifest naming it.
+    let main = "refs/heads/main";
+    let v1 = t.remote.get(&key_of(main, 1), 1 << 20).unwrap().unwrap();
+    let mut m = Manifest::parse(&v1, main).unwrap();
+    let gz = t
+        .remote
+        .get(&format!("packs/{}", m.packs[0]), 1 << 30)
+        .unwrap()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pack.sqlite");
+    std::fs::write(&db, gunzip(&gz, 1 << 30).unwrap()).unwrap();
+    damage_root_page(&db, "chunk_text");
+    let forged = gzip(&std::fs::read(&db).unwrap());
+    let name = git_codesearch::util::sha256_hex(&forged);
+    t.remote.create(&format!("packs/{name}"), forged).unwrap();
+    m.packs[0] = name;
+    let read = Manifest::parse(&v1, main).unwrap();
+    git_codesearch::share::remote::land_manifest(&t.remote, &m, 1, Some(read)).unwrap();
+
+    let dev = fresh_clone(&ci);
+    let out = t.run(&dev, &["pull"]);
+    let said =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("integrity check"), "{said}");
+    // Nothing of it was merged.
+    let search = dev.run(&["search", "--no-index", "retry failed uploads"]);
+    assert!(!String::from_utf8_lossy(&search.stdout).contains("app/upload.py"));
+}
+
+#[test]
+fn a_doc_comment_stitched_from_code_fragments_is_dropped() {
+    let (repo, _tmp, unpacked) = exported();
+    // Three fragments of src/config.rs, in order, from lines that are not one comment.
+    sql(
+        &unpacked.join("meta.sqlite"),
+        "UPDATE snippets SET doc = 'Settings read' || char(10) || 'verbose: bool'
+           || char(10) || 'unwrap_or_default()' WHERE name = 'load_settings';",
+    );
+    let tar = repack(&unpacked, "stitched.tar");
+    let dev = fresh_clone(&repo);
+    let out = dev.run_ok(&["import", tar.to_str().unwrap()], 0);
+    assert!(out.contains(" 1 dropped"), "{out}");
+    let found = dev.run(&["search", "--no-index", "--mode", "symbol", "load_settings"]);
+    assert!(
+        !String::from_utf8_lossy(&found.stdout).contains("unwrap_or_default()"),
+        "{found:?}"
+    );
+}

@@ -76,3 +76,47 @@ fn a_snapshot_carries_no_full_text_tables_and_import_rebuilds_them() {
         "app/upload.py"
     );
 }
+
+/// Whether `needle` occurs in `haystack`.
+fn holds(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+#[test]
+fn export_carries_no_untracked_or_modified_file() {
+    let repo = fixture();
+    repo.write(
+        "notes/local-credentials.txt",
+        "aws_secret_access_key = SeCrEt-MaRkEr-4711\n",
+    );
+    repo.write(
+        "app/upload.py",
+        &format!("{}\n# local-edit-marker-0815\n", crate::common::UPLOAD_PY),
+    );
+    repo.index(&[]);
+    let local = repo.hit_paths("aws_secret_access_key", &["--no-index"]);
+    assert!(
+        local.iter().any(|p| p == "notes/local-credentials.txt"),
+        "{local:?}"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let snapshot = tmp.path().join("index.tar");
+    repo.run_ok(&["export", snapshot.to_str().unwrap()], 0);
+    let bytes = std::fs::read(&snapshot).unwrap();
+    for private in [
+        "SeCrEt-MaRkEr-4711",
+        "local-credentials",
+        "local-edit-marker-0815",
+    ] {
+        assert!(!holds(&bytes, private), "{private} was exported");
+    }
+    // What is committed as it is still travels.
+    let dev = crate::untrusted::fresh_clone(&repo);
+    dev.run_ok(&["import", snapshot.to_str().unwrap()], 0);
+    assert_eq!(
+        dev.hit_paths("load settings configuration file", &["--no-index"])[0],
+        "src/config.rs"
+    );
+}

@@ -153,3 +153,66 @@ fn a_long_doc_comment_cut_to_its_first_lines_is_found_above() {
     swapped.symbols[0].doc = Some(lines.join("\n"));
     assert!(check(text.as_bytes(), &swapped).is_err());
 }
+
+/// Run git in `dir` with no user or system configuration, returning its output.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn a_branch_key_names_a_commit_only_as_a_full_id_or_a_local_branch() {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    git(dir.path(), &["commit", "-q", "--allow-empty", "-m", "x"]);
+    let head = git(dir.path(), &["rev-parse", "HEAD"]);
+    let repo = Repo::discover(dir.path()).unwrap();
+    assert_eq!(commit_of(&repo, "refs/heads/main"), Some(head.clone()));
+    assert_eq!(
+        commit_of(&repo, &format!("detached/{head}")),
+        Some(head.clone())
+    );
+    assert_eq!(commit_of(&repo, &format!("rev/{head}")), Some(head.clone()));
+    // A snapshot or a manifest names these: never a revision expression.
+    for key in [
+        "detached/HEAD",
+        "detached/main",
+        "rev/HEAD~0",
+        &format!("detached/{}", &head[..12]),
+        "refs/heads/main~0",
+        "refs/heads/main^{commit}",
+        "refs/heads/gone",
+        "HEAD",
+        "main",
+    ] {
+        assert_eq!(commit_of(&repo, key), None, "{key}");
+    }
+}
+
+#[test]
+fn a_doc_comment_stitched_from_fragments_of_code_lines_is_caught() {
+    let text = "// remove\nconst A: u32 = 1;\nfn helper() -> u32 { all_rows() }\n// is safe\npub fn target() -> u32 {\n    1\n}\n";
+    let good = computed("rust", text, 64);
+    check(text.as_bytes(), &good).unwrap();
+    let at = good
+        .symbols
+        .iter()
+        .position(|s| s.name == "target")
+        .unwrap();
+    let mut stitched = good.clone();
+    stitched.symbols[at].doc = Some("remove\nall_rows()\nis safe".into());
+    let why = check(text.as_bytes(), &stitched).unwrap_err();
+    assert!(why.contains("doc comment"), "{why}");
+    // Whole comment lines, one after the other, are a doc comment.
+    let mut whole = good.clone();
+    whole.symbols[at].doc = Some("is safe".into());
+    check(text.as_bytes(), &whole).unwrap();
+}
