@@ -211,3 +211,40 @@ fn repair_stops_without_the_lock_when_the_index_is_busy() {
         before
     );
 }
+
+/// The doctor's sample of files to check against the work tree starts at a random hash:
+/// altered text of the content with the largest hash (never among the first 200 of 201) is
+/// found within a few runs.
+#[test]
+fn the_sample_reaches_every_content_over_a_few_runs() {
+    let repo = TestRepo::new();
+    for i in 0..201 {
+        repo.write(
+            &format!("src/f{i:03}.rs"),
+            format!("pub fn sampled_{i}() -> u32 {{ {i} }}\n"),
+        );
+    }
+    repo.commit_all("many");
+    repo.index(&[]);
+    let db = index_dir(&repo).join("meta.sqlite");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let last: String = conn
+        .query_row(
+            "SELECT path FROM catalog ORDER BY content_hash DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    conn.execute(
+        "UPDATE chunk_text SET content = 'pub fn planted() {}'
+           WHERE rid = (SELECT rid FROM chunks WHERE filepath = ?1 AND n = 0)",
+        [&last],
+    )
+    .unwrap();
+    drop(conn);
+    let found = (0..6).any(|_| {
+        let out = repo.run(&["doctor"]);
+        String::from_utf8_lossy(&out.stdout).contains("do not match their files")
+    });
+    assert!(found, "{last} never sampled");
+}
