@@ -248,3 +248,50 @@ fn the_sample_reaches_every_content_over_a_few_runs() {
     });
     assert!(found, "{last} never sampled");
 }
+
+/// `doctor --repair` with a file-size limit of 16 KiB: SQLite cannot size its shared-memory
+/// file, so opening the index fails with a disk I/O error (as on a full disk). That is not
+/// damage: the index must be left as it is, not wiped (without the lock, even).
+#[test]
+fn repair_never_wipes_on_an_io_error_opening_the_index() {
+    use std::os::unix::process::CommandExt;
+    let (repo, before) = indexed();
+    let db = index_dir(&repo).join("meta.sqlite");
+    sql(&repo, "PRAGMA wal_checkpoint(TRUNCATE);");
+    let _ = std::fs::remove_file(index_dir(&repo).join("meta.sqlite-wal"));
+    let _ = std::fs::remove_file(index_dir(&repo).join("meta.sqlite-shm"));
+    let size = std::fs::metadata(&db).unwrap().len();
+    let mut cmd = repo.cmd(&["doctor", "--repair"]);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 16 << 10,
+                rlim_max: 16 << 10,
+            };
+            // A write past the limit fails with EFBIG instead of killing the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("I/O error"), "{text}");
+    assert!(!text.contains("removed the damaged index"), "{text}");
+    assert_eq!(std::fs::metadata(&db).unwrap().len(), size);
+    // Without the limit, it is the same healthy index, with nothing rebuilt.
+    let report = repo.run_ok(&["doctor"], 0);
+    assert!(report.contains("Healthy"), "{report}");
+    assert_eq!(
+        repo.hit_paths("retry failed uploads", &["--no-index"]),
+        before
+    );
+}
