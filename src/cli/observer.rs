@@ -69,6 +69,9 @@ impl Observer for Terminal {
             Event::Restarted { dropped } => {
                 note(&format!("restarting: dropped {dropped} partly indexed files"))
             }
+            Event::TreeCut { max, left_out } => note(&format!(
+                "note: the tree lists more than {max} entries: the rest is left out ({left_out} entries or directories not walked)"
+            )),
             Event::NewDimension { old, new } => note(&format!(
                 "note: the embedding model now returns {new} dimensions (stored: {old}); re-embedding everything"
             )),

@@ -74,6 +74,9 @@ pub const RANGES: &[Range] = &[
     range!("index.batch_files", index.batch_files, 1, 10_000),
     range!("index.max_file_size", index.max_file_size, 0, 100 << 20),
     range!("index.max_lines", index.max_lines, 0, 1_000_000),
+    // Untrusted (a committed file may set them): `nan` or 0 would refuse every file.
+    range!("index.max_line_length", index.max_line_length, 1, 1_000_000),
+    range!("index.max_avg_line_length", index.max_avg_line_length, 1, 1_000_000),
     range!("index.min_alnum_fraction", index.min_alnum_fraction, 0, 1),
     range!("index.max_digit_fraction", index.max_digit_fraction, 0, 1),
     range!("embed.search_budget_secs", embed.search_budget_secs, 0, 600),

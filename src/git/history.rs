@@ -7,7 +7,9 @@
 //! History is untrusted and read on every run after HEAD moves (hooks included), so its
 //! sizes are bounded before anything is allocated: a commit object over
 //! [`HistoryLimits::commit_bytes`] (by its header) is not walked, each message is cut to
-//! `message_bytes` and all of them together to `log_bytes`.
+//! `message_bytes` and all of them together to `log_bytes`. A parent commit is read within
+//! the same bound, and every tree within [`super::tree::MAX_TREE_BYTES`]: a commit whose
+//! parent or tree is over its bound is left out.
 
 use std::collections::BTreeMap;
 
@@ -86,7 +88,7 @@ impl Repo {
             }
             let changes = info
                 .map_err(BoxError::from)
-                .and_then(|info| self.commit_changes(info, limits.max_files));
+                .and_then(|info| self.commit_changes(info, limits));
             match changes {
                 Ok(Some(mut changed)) => {
                     cut(&mut changed.message, limits.message_bytes.min(log_room));
@@ -104,34 +106,57 @@ impl Repo {
     }
 
     /// One walked commit with the paths it changed (none when more than `cap`); None for a
-    /// merge.
+    /// merge, and for a commit whose parent commit or a tree on the way is over its bound
+    /// (the walk reads only commits within bounds; a parent's is read here, so it is bounded
+    /// here too).
     fn commit_changes(
         &self,
         info: gix::revision::walk::Info<'_>,
-        cap: usize,
+        limits: HistoryLimits,
+    ) -> Result<Option<Commit>, BoxError> {
+        match self.changes_of(info, limits) {
+            Err(e) if matches!(e.downcast_ref(), Some(GitError::TooLarge { .. })) => Ok(None),
+            other => other,
+        }
+    }
+
+    fn changes_of(
+        &self,
+        info: gix::revision::walk::Info<'_>,
+        limits: HistoryLimits,
     ) -> Result<Option<Commit>, BoxError> {
         let parents: Vec<gix::ObjectId> = info.parent_ids().map(|p| p.detach()).collect();
         if parents.len() > 1 {
             return Ok(None);
         }
-        let tree_of = |id: gix::ObjectId| -> Result<gix::ObjectId, BoxError> {
-            Ok(self.repo.find_commit(id)?.tree_id()?.detach())
-        };
-        let commit = self.repo.find_commit(info.id)?;
-        // At most what could be kept is decoded (the object itself is bounded by the walk).
+        let commit = self
+            .bounded_object(info.id, gix::object::Kind::Commit, limits.commit_bytes)?
+            .try_into_commit()?;
+        // At most what could be kept is decoded (the object itself is bounded).
         let raw = commit.message_raw_sloppy();
         let message = raw[..raw.len().min(MAX_DECODED)]
             .to_str_lossy()
             .into_owned();
         let new = commit.tree_id()?.detach();
-        let old = parents.first().map(|&p| tree_of(p)).transpose()?;
+        let old = match parents.first() {
+            Some(&p) => Some(self.parent_tree(p, limits.commit_bytes)?),
+            None => None,
+        };
         let mut changed = Vec::new();
-        let within = self.diff_trees(old, Some(new), &mut changed, cap)?;
+        let within = self.diff_trees(old, Some(new), &mut changed, limits.max_files)?;
         Ok(Some(Commit {
             id: info.id.to_hex().to_string(),
             message,
             files: if within { changed } else { Vec::new() },
         }))
+    }
+
+    /// The tree of parent commit `id`, read within the same bound as walked commits.
+    fn parent_tree(&self, id: gix::ObjectId, max: u64) -> Result<gix::ObjectId, BoxError> {
+        let commit = self
+            .bounded_object(id, gix::object::Kind::Commit, max)?
+            .try_into_commit()?;
+        Ok(commit.tree_id()?.detach())
     }
 
     /// Add to `out` the file paths that differ between trees `a` and `b`; false (and stop)
@@ -196,7 +221,7 @@ impl Repo {
     ) -> Result<BTreeMap<String, (bool, gix::ObjectId)>, BoxError> {
         let mut map = BTreeMap::new();
         let Some(id) = id else { return Ok(map) };
-        let tree = self.repo.find_object(id)?.try_into_tree()?;
+        let tree = self.bounded_tree(id)?;
         for e in tree.decode()?.entries {
             if e.mode.is_commit() {
                 continue;

@@ -43,6 +43,15 @@ pub enum GitError {
         #[source]
         source: BoxError,
     },
+    /// An object's header says it is larger than any object of its kind that is read: a
+    /// crafted repository's tree or commit of gigabytes is refused before it is decompressed.
+    #[error("object {id} is too large: a {kind} of {size} bytes, over the {max}-byte bound")]
+    TooLarge {
+        id: String,
+        kind: gix::object::Kind,
+        size: u64,
+        max: u64,
+    },
     /// Branch names could not be listed.
     #[error("cannot list the branches of {path}")]
     Refs {
@@ -77,6 +86,10 @@ impl GitError {
             GitError::Bare { .. } => {
                 Some("clone or `git worktree add` a work tree and run git codesearch there".into())
             }
+            GitError::TooLarge { .. } => Some(
+                "no real repository holds such an object: the history or tree was crafted, name another commit"
+                    .into(),
+            ),
             GitError::NotOwned { path } => Some(format!(
                 "its configuration is another user's; if you trust it, run `git config --global --add safe.directory {}`",
                 path.display()
@@ -209,6 +222,22 @@ impl Repo {
     /// The commit HEAD points to, if there is one.
     pub fn head_commit(&self) -> Option<String> {
         self.repo.head_id().ok().map(|id| id.to_string())
+    }
+
+    /// The commit local branch `key` (`refs/heads/…`) points to, by an exact reference
+    /// lookup: a key from elsewhere (a pulled manifest) is never parsed as a revision
+    /// expression. None for another key, a branch this clone lacks, or one not at a commit.
+    pub fn branch_commit(&self, key: &str) -> Option<String> {
+        if !key.starts_with("refs/heads/") {
+            return None;
+        }
+        let mut r = self.repo.try_find_reference(key).ok()??;
+        if r.name().as_bstr() != key {
+            return None;
+        }
+        let id = r.peel_to_id().ok()?.detach();
+        self.commit_tree(id).ok()?;
+        Some(id.to_string())
     }
 
     /// Full names of local branches (`refs/heads/…`).

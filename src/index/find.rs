@@ -40,6 +40,12 @@ pub(super) fn find_files(
     Ok(match commit {
         Some(c) => {
             let g = rev::gather(&ws.repo, c, known, &ws.config.index)?;
+            if g.cut {
+                obs.event(super::observe::Event::TreeCut {
+                    max: crate::git::tree::MAX_TREE_ENTRIES,
+                    left_out: g.left_out,
+                });
+            }
             Found {
                 walked: g.walk,
                 scanned: g.scanned,

@@ -42,6 +42,14 @@ pub enum Event<'a> {
         /// Contents dropped.
         dropped: usize,
     },
+    /// A `--rev` tree lists more entries than one listing walks: the listing stopped at
+    /// `max` and left the rest out (counted as skipped).
+    TreeCut {
+        /// Entries one listing walks.
+        max: usize,
+        /// Entries and directories left unwalked.
+        left_out: usize,
+    },
     /// The embedding model now answers with vectors of another size: all of its vectors are
     /// dropped and made again.
     NewDimension {

@@ -5,9 +5,11 @@
 //! one names entries `..` or `.git`), so its paths are never used to write anything. A path
 //! git itself would refuse to check out, or longer than any checkout, is left out and only
 //! counted: it is never stored, so an index of such a tree still exports and imports. A blob
-//! larger than `index.max_file_size` is skipped by its header's size, unread.
+//! larger than `index.max_file_size` is skipped by its header's size, unread. A blob named
+//! at many paths is read and hashed once, and the listing itself is bounded (see
+//! `git::tree::tree_listing`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::error::IndexError;
@@ -29,8 +31,22 @@ pub struct Gathered {
     pub scanned: Vec<Scanned>,
     /// The files whose content must be computed, with their bytes.
     pub walk: Walk,
-    /// Entries left out: a path git would refuse to check out, or too long for any.
+    /// Entries left out: a path git would refuse to check out, or too long for any, and
+    /// what a cut listing did not walk.
     pub left_out: usize,
+    /// The tree lists more than [`crate::git::tree::MAX_TREE_ENTRIES`] entries: the listing
+    /// was cut there (the rest is in `left_out`).
+    pub cut: bool,
+}
+
+/// What one blob gave: read, hashed and checked once however many paths name it.
+#[derive(Clone)]
+struct Blob {
+    size: u64,
+    hash: String,
+    skip: Option<String>,
+    /// Its bytes, when its content must be computed (shared by every path naming it).
+    bytes: Option<Arc<Vec<u8>>>,
 }
 
 /// Read the tree of `commit`; keep the blobs whose content is not in `known`.
@@ -42,8 +58,11 @@ pub fn gather(
 ) -> Result<Gathered, IndexError> {
     let mut scanned = Vec::new();
     let mut walk = Walk::default();
-    let (files, mut left_out) = repo.tree_files(commit)?;
-    for f in files {
+    let listing = repo.tree_listing(commit)?;
+    let mut left_out = listing.left_out;
+    // A crafted tree names one blob at many paths: it is read once.
+    let mut blobs: HashMap<gix::ObjectId, Blob> = HashMap::new();
+    for f in listing.files {
         if !crate::util::is_safe_rel_path(&f.path) {
             left_out += 1;
             continue;
@@ -60,28 +79,23 @@ pub fn gather(
             (EntryKind::Submodule, _) => s.skip_reason = Some(SkipReason::Submodule.to_string()),
             (EntryKind::File, Err(reason)) => s.skip_reason = Some(reason.to_string()),
             (EntryKind::File, Ok(())) => {
-                let size = repo.blob_size(f.id)?;
-                if size > cfg.max_file_size {
-                    // Named by its size and object id, as a large work-tree file is by its
-                    // size and mtime: its bytes are never read.
-                    s.size = size;
-                    s.content_hash =
-                        crate::util::sha256_hex(format!("large:{size}:{}", f.id).as_bytes());
-                    s.skip_reason = Some(SkipReason::TooLarge(size).to_string());
-                    scanned.push(s);
-                    continue;
-                }
-                let bytes = repo.blob(f.id)?;
-                s.size = bytes.len() as u64;
-                s.content_hash = crate::util::sha256_hex(&bytes);
-                if let Err(reason) = quality::check(&bytes, cfg) {
-                    s.skip_reason = Some(reason.to_string());
-                } else if !known.contains(&s.content_hash) {
+                let blob = match blobs.get(&f.id) {
+                    Some(b) => b.clone(),
+                    None => {
+                        let b = read_blob(repo, f.id, known, cfg)?;
+                        blobs.insert(f.id, b.clone());
+                        b
+                    }
+                };
+                s.size = blob.size;
+                s.content_hash = blob.hash;
+                s.skip_reason = blob.skip;
+                if let Some(bytes) = blob.bytes {
                     walk.files.push(WalkedFile {
                         rel: f.path.clone(),
-                        size: bytes.len() as u64,
+                        size: blob.size,
                         mtime_ns: 0,
-                        source: Source::Memory(Arc::new(bytes)),
+                        source: Source::Memory(bytes),
                     });
                 }
             }
@@ -93,5 +107,40 @@ pub fn gather(
         scanned,
         walk,
         left_out,
+        cut: listing.cut,
     })
+}
+
+/// Size, hash and verdict of blob `id`, with its bytes when its content is not in `known`.
+fn read_blob(
+    repo: &Repo,
+    id: gix::ObjectId,
+    known: &HashSet<String>,
+    cfg: &IndexConfig,
+) -> Result<Blob, IndexError> {
+    let size = repo.blob_size(id)?;
+    if size > cfg.max_file_size {
+        // Named by its size and object id, as a large work-tree file is by its size and
+        // mtime: its bytes are never read.
+        return Ok(Blob {
+            size,
+            hash: crate::util::sha256_hex(format!("large:{size}:{id}").as_bytes()),
+            skip: Some(SkipReason::TooLarge(size).to_string()),
+            bytes: None,
+        });
+    }
+    let bytes = repo.blob(id)?;
+    let hash = crate::util::sha256_hex(&bytes);
+    let mut blob = Blob {
+        size: bytes.len() as u64,
+        skip: None,
+        bytes: None,
+        hash,
+    };
+    if let Err(reason) = quality::check(&bytes, cfg) {
+        blob.skip = Some(reason.to_string());
+    } else if !known.contains(&blob.hash) {
+        blob.bytes = Some(Arc::new(bytes));
+    }
+    Ok(blob)
 }

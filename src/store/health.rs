@@ -112,21 +112,37 @@ impl Db {
         tx.commit().map_err(|e| self.err("forget content", e))
     }
 
-    /// Up to `n` indexed files of `branch` (path, content hash), spread over the catalog.
+    /// Up to `n` indexed files of `branch` (path, content hash): those from a random hash
+    /// on, wrapping around. A different sample each time, so that over a few runs the
+    /// doctor reaches every content (always the first `n` hashes never looked past them).
+    /// At most `2n` rows are sorted, whatever the size of the catalog.
     pub fn sample_paths(
         &self,
         branch: &str,
         n: usize,
     ) -> Result<Vec<(String, String)>, StoreError> {
+        let start: String = self
+            .conn
+            .query_row("SELECT lower(hex(randomblob(32)))", [], |r| r.get(0))
+            .map_err(|e| self.err("sample paths", e))?;
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT path, content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL
-                 ORDER BY content_hash LIMIT ?2",
+                "SELECT path, content_hash FROM (
+                   SELECT * FROM (SELECT 0 AS part, path, content_hash FROM catalog
+                     WHERE branch = ?1 AND skip_reason IS NULL AND content_hash >= ?3
+                     ORDER BY content_hash LIMIT ?2)
+                   UNION ALL
+                   SELECT * FROM (SELECT 1 AS part, path, content_hash FROM catalog
+                     WHERE branch = ?1 AND skip_reason IS NULL AND content_hash < ?3
+                     ORDER BY content_hash LIMIT ?2))
+                 ORDER BY part, content_hash LIMIT ?2",
             )
             .map_err(|e| self.err("sample paths", e))?;
         let rows = stmt
-            .query_map(params![branch, n as i64], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_map(params![branch, n as i64, start], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .and_then(|rows| rows.collect::<Result<Vec<(String, String)>, _>>())
             .map_err(|e| self.err("sample paths", e))?;
         Ok(rows)

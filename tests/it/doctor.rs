@@ -211,3 +211,87 @@ fn repair_stops_without_the_lock_when_the_index_is_busy() {
         before
     );
 }
+
+/// The doctor's sample of files to check against the work tree starts at a random hash:
+/// altered text of the content with the largest hash (never among the first 200 of 201) is
+/// found within a few runs.
+#[test]
+fn the_sample_reaches_every_content_over_a_few_runs() {
+    let repo = TestRepo::new();
+    for i in 0..201 {
+        repo.write(
+            &format!("src/f{i:03}.rs"),
+            format!("pub fn sampled_{i}() -> u32 {{ {i} }}\n"),
+        );
+    }
+    repo.commit_all("many");
+    repo.index(&[]);
+    let db = index_dir(&repo).join("meta.sqlite");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let last: String = conn
+        .query_row(
+            "SELECT path FROM catalog ORDER BY content_hash DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    conn.execute(
+        "UPDATE chunk_text SET content = 'pub fn planted() {}'
+           WHERE rid = (SELECT rid FROM chunks WHERE filepath = ?1 AND n = 0)",
+        [&last],
+    )
+    .unwrap();
+    drop(conn);
+    let found = (0..6).any(|_| {
+        let out = repo.run(&["doctor"]);
+        String::from_utf8_lossy(&out.stdout).contains("do not match their files")
+    });
+    assert!(found, "{last} never sampled");
+}
+
+/// `doctor --repair` with a file-size limit of 16 KiB: SQLite cannot size its shared-memory
+/// file, so opening the index fails with a disk I/O error (as on a full disk). That is not
+/// damage: the index must be left as it is, not wiped (without the lock, even).
+#[test]
+fn repair_never_wipes_on_an_io_error_opening_the_index() {
+    use std::os::unix::process::CommandExt;
+    let (repo, before) = indexed();
+    let db = index_dir(&repo).join("meta.sqlite");
+    sql(&repo, "PRAGMA wal_checkpoint(TRUNCATE);");
+    let _ = std::fs::remove_file(index_dir(&repo).join("meta.sqlite-wal"));
+    let _ = std::fs::remove_file(index_dir(&repo).join("meta.sqlite-shm"));
+    let size = std::fs::metadata(&db).unwrap().len();
+    let mut cmd = repo.cmd(&["doctor", "--repair"]);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 16 << 10,
+                rlim_max: 16 << 10,
+            };
+            // A write past the limit fails with EFBIG instead of killing the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("I/O error"), "{text}");
+    assert!(!text.contains("removed the damaged index"), "{text}");
+    assert_eq!(std::fs::metadata(&db).unwrap().len(), size);
+    // Without the limit, it is the same healthy index, with nothing rebuilt.
+    let report = repo.run_ok(&["doctor"], 0);
+    assert!(report.contains("Healthy"), "{report}");
+    assert_eq!(
+        repo.hit_paths("retry failed uploads", &["--no-index"]),
+        before
+    );
+}

@@ -215,3 +215,40 @@ fn a_huge_commit_message_is_read_only_to_its_bound() {
     let tail = hits(&repo, "zebrafish quagga okapi", &[]);
     assert!(by_commits(&tail).is_empty(), "{tail:?}");
 }
+
+/// A commit object of 64 MiB as the parent of a small one, or a parent whose tree object is
+/// 64 MiB: history mining reads neither (before, the parent's commit and tree were read
+/// whole, past the bound the walk puts on the commits it visits).
+#[test]
+fn a_huge_parent_commit_or_tree_in_history_is_not_read() {
+    use crate::rev::{huge_object, peak_rss};
+    let deadline = std::time::Duration::from_secs(120);
+    for parent_kind in ["commit", "tree"] {
+        let repo = TestRepo::with_files(&[("src/ok.rs", "pub fn fine() {}\n")]);
+        let (first, base) = peak_rss(&mut repo.cmd(&["index", "--json"]), deadline);
+        assert!(first.status.success(), "{first:?}");
+        let tree = repo.git(&["rev-parse", "HEAD^{tree}"]);
+        let tree = tree.trim();
+        let sig = "Test <test@example.com> 1767225600 +0000";
+        let parent = match parent_kind {
+            "commit" => huge_object(
+                &repo,
+                "commit",
+                &format!("tree {tree}\nauthor {sig}\ncommitter {sig}\n\n"),
+                64 << 20,
+            ),
+            _ => {
+                let huge = huge_object(&repo, "tree", "", 64 << 20);
+                repo.git(&["commit-tree", &huge, "-m", "huge tree"])
+            }
+        };
+        let child = repo.git(&["commit-tree", tree, "-p", parent.trim(), "-m", "small"]);
+        repo.git(&["update-ref", "refs/heads/main", child.trim()]);
+        let (out, rss) = peak_rss(&mut repo.cmd(&["index", "--json"]), deadline);
+        assert!(out.status.success(), "{parent_kind}: {out:?}");
+        assert!(
+            rss < base + 32 * 1024,
+            "{parent_kind}: peak {rss} KiB, baseline {base} KiB"
+        );
+    }
+}

@@ -39,6 +39,7 @@ impl Observer for Recorder {
             Event::Resuming => "resuming".to_string(),
             Event::Restarted { dropped } => format!("restarted {dropped}"),
             Event::NewDimension { old, new } => format!("dimension {old} {new}"),
+            Event::TreeCut { max, left_out } => format!("tree cut {max} {left_out}"),
         };
         self.push(s);
     }

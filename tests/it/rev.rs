@@ -274,3 +274,149 @@ fn an_index_of_a_crafted_tree_exports_and_imports() {
         "src/ok.rs"
     );
 }
+
+/// Run `cmd` to its end (killed past `deadline`), with its output and the peak resident
+/// memory of that child alone, in KiB: reaped with `wait4`, whose `ru_maxrss` is the
+/// child's own (`RUSAGE_CHILDREN` would mix in other tests' children).
+pub(crate) fn peak_rss(
+    cmd: &mut std::process::Command,
+    deadline: std::time::Duration,
+) -> (std::process::Output, u64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let pid = child.id() as libc::pid_t;
+    let start = std::time::Instant::now();
+    let mut status = 0;
+    // SAFETY: an all-zero `rusage` is a valid value, filled in by `wait4`.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `pid` is this process's own unreaped child; the pointers are valid.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        assert!(r >= 0, "wait4: {}", std::io::Error::last_os_error());
+        if r == pid {
+            break;
+        }
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            // SAFETY: as above; this time it blocks until the killed child is reaped.
+            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            panic!("still running after {deadline:?}: killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = std::process::Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    };
+    (output, usage.ru_maxrss as u64)
+}
+
+/// Write an object of `kind` whose body is `head` then `filler` bytes of `a`, streamed into
+/// `git hash-object --literally` (only git holds the bytes); its id.
+pub(crate) fn huge_object(repo: &TestRepo, kind: &str, head: &str, filler: usize) -> String {
+    use std::io::Write;
+    let mut cmd = std::process::Command::new("git");
+    cmd.args(["hash-object", "-w", "--literally", "-t", kind, "--stdin"])
+        .current_dir(repo.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    crate::common::hermetic(&mut cmd, repo.path());
+    let mut child = cmd.spawn().expect("git hash-object");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(head.as_bytes()).unwrap();
+    let block = vec![b'a'; 1 << 20];
+    for _ in 0..filler / block.len() {
+        stdin.write_all(&block).unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A 64 MiB object: twice the tree bound, 64 times the commit bound.
+const HUGE: usize = 64 << 20;
+
+/// Peak memory of a plain `index --rev` of a small tree, in KiB: what a bounded read of a
+/// huge object must stay near.
+fn baseline_rss(repo: &TestRepo) -> u64 {
+    let (out, rss) = peak_rss(
+        &mut repo.cmd(&["index", "--rev", "HEAD", "--json"]),
+        std::time::Duration::from_secs(120),
+    );
+    assert!(out.status.success(), "{out:?}");
+    rss
+}
+
+#[test]
+fn a_huge_tree_object_is_refused_by_its_header() {
+    let repo = TestRepo::with_files(&[("src/ok.rs", "pub fn fine() {}\n")]);
+    let base = baseline_rss(&repo);
+    let blob = repo.git(&["rev-parse", "HEAD:src/ok.rs"]);
+    // Not a valid tree past its first entry: it must never be decompressed to find out.
+    let huge = huge_object(&repo, "tree", "", HUGE);
+    let root = mktree(
+        &repo,
+        &format!(
+            "040000 tree {huge}\tbig\n100644 blob {}\tok.rs\n",
+            blob.trim()
+        ),
+    );
+    let commit = repo.git(&["commit-tree", &root, "-m", "huge tree"]);
+    let (out, rss) = peak_rss(
+        &mut repo.cmd(&["index", "--rev", commit.trim()]),
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("too large") && err.contains(&huge), "{err}");
+    // Reading it whole costs 64 MiB at least.
+    assert!(
+        rss < base + 32 * 1024,
+        "peak {rss} KiB, baseline {base} KiB"
+    );
+}
+
+#[test]
+fn a_tree_that_doubles_twenty_times_is_cut_not_walked() {
+    let repo = TestRepo::with_files(&[("a.txt", "x\n")]);
+    let blob = repo.git(&["rev-parse", "HEAD:a.txt"]);
+    let mut t = mktree(&repo, &format!("100644 blob {}\tf.txt\n", blob.trim()));
+    // Each tree names the one below twice: 2^20 paths from 21 tiny trees.
+    for _ in 0..20 {
+        t = mktree(&repo, &format!("040000 tree {t}\ta\n040000 tree {t}\tb\n"));
+    }
+    let commit = repo.git(&["commit-tree", &t, "-m", "doubling"]);
+    let started = std::time::Instant::now();
+    let (out, rss) = peak_rss(
+        &mut repo.cmd(&["index", "--rev", commit.trim(), "--json"]),
+        std::time::Duration::from_secs(120),
+    );
+    let took = started.elapsed();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the rest is left out"), "{err}");
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files = run["stats"]["files"].as_u64().unwrap();
+    assert!(files < 1 << 20, "{run}");
+    // The one blob is computed once, whatever the number of paths naming it.
+    assert!(run["stats"]["compute"].as_u64().unwrap() <= 1, "{run}");
+    eprintln!("doubling tree: {took:?}, peak {rss} KiB, {files} files");
+    assert!(rss < 300 * 1024, "peak {rss} KiB");
+}

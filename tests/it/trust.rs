@@ -132,3 +132,23 @@ fn a_config_parse_error_reaches_the_terminal_escaped() {
     assert!(err.contains("invalid configuration"), "{err}");
     assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
 }
+
+/// An untrusted `.codesearch.toml` may tune what is indexed, within ranges: a line-length
+/// bound of `nan` or 0 would refuse every file (or none), so it is refused, naming the key.
+#[test]
+fn a_committed_config_cannot_set_a_line_length_to_nan() {
+    for (key, value) in [
+        ("max_avg_line_length", "nan"),
+        ("max_avg_line_length", "-1.0"),
+        ("max_line_length", "0"),
+    ] {
+        let repo = TestRepo::with_files(&[
+            ("src/a.rs", "pub fn alpha() {}\n"),
+            (".codesearch.toml", &format!("[index]\n{key} = {value}\n")),
+        ]);
+        let out = repo.run(&["index"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{key} = {value}: {err}");
+        assert!(err.contains(&format!("index.{key}")), "{err}");
+    }
+}

@@ -127,11 +127,13 @@ pub(super) fn check_as(ws: &Workspace, me: Option<&LockHolder>) -> Result<Health
     }
     let chunks = match ws.chunk_store() {
         Ok(c) => c,
-        Err(e) => {
+        // Damage only; an I/O error or a full disk is no reason to rebuild.
+        Err(e) if is_damage(&e) => {
             let problem = format!("the chunk store cannot be opened: {}", chain(&e));
             h.add(Severity::Corrupted, problem, Repair::Rebuild);
             return Ok(h);
         }
+        Err(e) => return severe(h, e),
     };
     if let Err(e) = check_consistency(&db, &chunks, &mut h) {
         return severe(h, e);
@@ -155,17 +157,68 @@ pub(super) fn check_as(ws: &Workspace, me: Option<&LockHolder>) -> Result<Health
     Ok(h)
 }
 
-/// A store error found while checking: the index is damaged beyond targeted repair, except
-/// when it is too new (then it is never touched).
+/// A store error found while checking: the index is damaged beyond targeted repair, when
+/// the error is damage ([`is_damage`]); too new, it is never touched. Anything else (a full
+/// disk, an I/O error, permissions, a database another process is writing) is returned:
+/// nothing is changed, and a repair must not turn it into a rebuild (paid embeddings lost).
 fn severe(mut h: Health, e: StoreError) -> Result<Health, IndexError> {
     match e {
         StoreError::TooNew { .. } => h.add(Severity::Corrupted, e.to_string(), Repair::Refuse),
-        // Permissions, and a database another process is writing, are not damage.
-        StoreError::Dir { .. } | StoreError::Access { .. } => return Err(e.into()),
-        _ if e.is_busy() => return Err(e.into()),
-        _ => h.add(Severity::Corrupted, chain(&e), Repair::Rebuild),
+        _ if is_damage(&e) => h.add(Severity::Corrupted, chain(&e), Repair::Rebuild),
+        _ => return Err(e.into()),
     }
     Ok(h)
+}
+
+/// Whether `e` is damage to the index itself (what a rebuild repairs), as opposed to a
+/// condition of the machine that passes (disk full, I/O error, lack of memory, a lock,
+/// permissions) or a file that is not the index's.
+pub(super) fn is_damage(e: &StoreError) -> bool {
+    use rusqlite::ErrorCode as C;
+    match e {
+        StoreError::Corrupt { .. }
+        | StoreError::ChunksMissing { .. }
+        | StoreError::Shape { .. } => true,
+        StoreError::Sqlite { source, .. } => !matches!(
+            source.sqlite_error_code(),
+            Some(
+                C::SystemIoFailure
+                    | C::DiskFull
+                    | C::OutOfMemory
+                    | C::DatabaseBusy
+                    | C::DatabaseLocked
+                    | C::OperationInterrupted
+                    | C::FileLockingProtocolFailed
+                    | C::CannotOpen
+                    | C::PermissionDenied
+                    | C::ReadOnly
+            )
+        ),
+        StoreError::Lance { source, .. } => !lance_transient(source),
+        _ => false,
+    }
+}
+
+/// A LanceDB error that comes from the machine, not from the store's content: the object
+/// store or file system failed (an I/O error anywhere in its causes), or time ran out.
+fn lance_transient(e: &lancedb::Error) -> bool {
+    if matches!(
+        e,
+        lancedb::Error::CreateDir { .. }
+            | lancedb::Error::Runtime { .. }
+            | lancedb::Error::Timeout { .. }
+            | lancedb::Error::ObjectStore { .. }
+    ) {
+        return true;
+    }
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        if c.is::<std::io::Error>() || c.is::<object_store::Error>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }
 
 use crate::util::chain;
@@ -386,4 +439,53 @@ fn check_work_tree(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sqlite(code: std::ffi::c_int) -> StoreError {
+        StoreError::Sqlite {
+            path: "/idx/meta.sqlite".into(),
+            op: "check",
+            source: rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None),
+        }
+    }
+
+    #[test]
+    fn a_passing_store_error_is_reported_not_turned_into_a_rebuild() {
+        for code in [
+            rusqlite::ffi::SQLITE_FULL,
+            rusqlite::ffi::SQLITE_IOERR,
+            rusqlite::ffi::SQLITE_NOMEM,
+            rusqlite::ffi::SQLITE_INTERRUPT,
+        ] {
+            assert!(severe(Health::default(), sqlite(code)).is_err(), "{code}");
+        }
+        let io = lancedb::Error::ObjectStore {
+            source: object_store::Error::Generic {
+                store: "local",
+                source: Box::new(std::io::Error::from(std::io::ErrorKind::StorageFull)),
+            },
+        };
+        let lance = StoreError::Lance {
+            path: "/idx/lance".into(),
+            op: "open",
+            source: Box::new(io),
+        };
+        assert!(severe(Health::default(), lance).is_err());
+    }
+
+    #[test]
+    fn damage_is_still_rebuilt() {
+        let h = severe(Health::default(), sqlite(rusqlite::ffi::SQLITE_CORRUPT)).unwrap();
+        assert_eq!(h.findings[0].repair, Repair::Rebuild);
+        let missing = StoreError::ChunksMissing {
+            path: "/idx/meta.sqlite".into(),
+            expected: 3,
+        };
+        let h = severe(Health::default(), missing).unwrap();
+        assert_eq!(h.findings[0].repair, Repair::Rebuild);
+    }
 }

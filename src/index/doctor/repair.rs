@@ -14,10 +14,10 @@ const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 /// Check and repair under the index lock, so that nothing another process writes meanwhile
 /// (an import's chunks before its catalog commits) is taken for damage. Returns what the
 /// check found and what was done, in words. An index whose database cannot even be opened
-/// (or whose lock row is too damaged to read) cannot be locked, nor written by anyone else:
-/// only then is it rebuilt without the lock. A database that is busy (another process is
-/// writing it), unreadable for lack of permission, or whose lock another run holds stops the
-/// repair with an error.
+/// (SQLite says it is corrupt or not a database, or its lock row is too damaged to read)
+/// cannot be locked, nor written by anyone else: only then is it rebuilt without the lock.
+/// Any other error opening it (a full disk, an I/O error, permissions, another process
+/// writing it) or a lock another run holds stops the repair with an error, changing nothing.
 pub fn repair(
     ws: &Workspace,
     obs: &dyn crate::index::Observer,
@@ -25,9 +25,15 @@ pub fn repair(
     let me = lock::me();
     let mut db = match ws.db() {
         Ok(d) => Some(d),
-        Err(e @ (StoreError::Dir { .. } | StoreError::Access { .. })) => return Err(e.into()),
-        Err(e) if e.is_busy() => return Err(e.into()),
-        Err(_) => None,
+        // Real damage (not a database, corrupt): no lock can be taken, nor held by anyone.
+        // Too new: the check refuses it, nothing is touched.
+        Err(e @ (StoreError::Corrupt { .. } | StoreError::TooNew { .. })) => {
+            tracing::debug!("the index cannot be opened: {e}");
+            None
+        }
+        // A full disk, an I/O error, permissions, a busy database: never a reason to wipe
+        // (and never without the lock).
+        Err(e) => return Err(e.into()),
     };
     // A stale lock is taken over by `acquire`: remember it to report and count it.
     let stale = db
