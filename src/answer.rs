@@ -108,10 +108,7 @@ fn ready_in(
     };
     let branch = match (branch, &commit) {
         (Some(name), _) => BranchRef::named(name),
-        (None, Some(c)) => BranchRef {
-            key: index::rev::rev_key(c),
-            unborn: false,
-        },
+        (None, Some(c)) => BranchRef::of_commit(c),
         (None, None) => current.clone(),
     };
     let first_index = if db.has_branch(&branch.key)? {

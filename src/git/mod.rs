@@ -109,6 +109,14 @@ pub struct BranchRef {
 }
 
 impl BranchRef {
+    /// The catalog branch a commit's tree is indexed under (`--rev`): `rev/<commit id>`.
+    pub fn of_commit(commit: &str) -> BranchRef {
+        BranchRef {
+            key: format!("rev/{commit}"),
+            unborn: false,
+        }
+    }
+
     /// A branch by its short name (`main`) or full ref (`refs/heads/main`).
     pub fn named(name: &str) -> BranchRef {
         let key = if name.starts_with("refs/") || name.starts_with("detached/") {

@@ -20,11 +20,6 @@ use crate::git::tree::EntryKind;
 use crate::git::Repo;
 use crate::lang::quality::{self, SkipReason};
 
-/// Catalog key under which a commit's tree is indexed.
-pub fn rev_key(commit: &str) -> String {
-    format!("rev/{commit}")
-}
-
 /// The files of a commit, as the indexer needs them.
 pub struct Gathered {
     /// Every entry with a safe path, hashed and filtered, sorted by path.

@@ -15,7 +15,7 @@ use super::observe::{Event, Observer, Phase};
 use super::plan::{self, Plan, Scanned};
 use super::vectors::{self, EmbedPolicy, EmbedReport};
 use super::walk::WalkedFile;
-use super::{rev, scan, walk};
+use super::{scan, walk};
 use crate::config::IndexConfig;
 use crate::git::BranchRef;
 use crate::store::catalog::{ComputedContent, RunStats};
@@ -188,10 +188,7 @@ fn pass(
 ) -> Result<IndexReport, IndexError> {
     let started = Instant::now();
     let branch = match &opts.commit {
-        Some(c) => BranchRef {
-            key: rev::rev_key(c),
-            unborn: false,
-        },
+        Some(c) => BranchRef::of_commit(c),
         None => ws.repo.branch()?,
     };
     let mut stats = RunStats {

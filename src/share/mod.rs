@@ -5,7 +5,6 @@
 //! is shown. It sits above `index` (whose lock and verification it uses) and beside `search`.
 
 pub mod client;
-pub mod committed;
 pub mod fetch;
 pub mod file;
 pub mod local;

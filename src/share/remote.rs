@@ -102,7 +102,7 @@ pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, Sh
             .into());
         }
         let total = files.len();
-        let (files, _) = super::committed::committed_rows(&ws.repo, branch, files, max)?;
+        let (files, _) = crate::index::verify::committed_rows(&ws.repo, branch, files, max);
         // The names a pull would refuse, never written (they would poison the branch).
         let files: Vec<pack::RemoteFile> = files
             .into_iter()

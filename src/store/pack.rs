@@ -280,14 +280,6 @@ impl Db {
         tx.commit().map_err(err)
     }
 
-    /// Forget what this clone recorded about `remote`'s packs (they were not all there).
-    pub fn forget_remote_packs(&self, remote: &str) -> Result<(), StoreError> {
-        self.conn
-            .execute("DELETE FROM remote_packs WHERE remote = ?1", [remote])
-            .map(|_| ())
-            .map_err(|e| self.err("record remote pack", e))
-    }
-
     /// Record a push (`pulled` false) or a pull of `branch`'s manifest `manifest`.
     pub fn record_remote_branch(
         &self,

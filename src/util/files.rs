@@ -160,8 +160,8 @@ pub fn create_in(dir: &File, name: &str, bytes: &[u8]) -> std::io::Result<bool> 
     // SAFETY: `fd` was just opened and belongs to nothing else.
     let mut file = unsafe { File::from_raw_fd(fd) };
     let written = file.write_all(bytes).and_then(|()| file.sync_all());
-    // SAFETY: as above; linkat with no flags never follows `tmp` and never replaces `name`.
     let linked = written.and_then(|()| {
+        // SAFETY: as above; linkat with no flags never follows `tmp` and never replaces `name`.
         let r = unsafe {
             libc::linkat(
                 dir.as_raw_fd(),

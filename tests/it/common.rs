@@ -315,9 +315,19 @@ impl Traced {
 }
 
 /// Run `cmd` to completion and measure it: its output and the peak resident set size of that
-/// child alone, in KiB. The child is reaped with `wait4`, whose `rusage` is the child's own
-/// (`RUSAGE_CHILDREN` would mix in the children of tests running alongside).
+/// child alone, in KiB (see [`peak_rss_within`]), killed after ten minutes.
 pub fn peak_rss(cmd: &mut Command) -> (Output, u64) {
+    peak_rss_within(cmd, std::time::Duration::from_secs(600))
+}
+
+/// Run `cmd` to its end (killed past `deadline`), with its output and the peak resident
+/// memory of that child alone, in KiB: reaped with `wait4`, whose `ru_maxrss` is the
+/// child's own (`RUSAGE_CHILDREN` would mix in other tests' children).
+#[allow(clippy::zombie_processes)] // reaped by `wait4` below, which `Child::wait` cannot be
+pub fn peak_rss_within(
+    cmd: &mut std::process::Command,
+    deadline: std::time::Duration,
+) -> (std::process::Output, u64) {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;
     use std::process::Stdio;
@@ -326,27 +336,40 @@ pub fn peak_rss(cmd: &mut Command) -> (Output, u64) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn the command to measure");
+        .expect("spawn");
     let drain = |mut r: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = r.read_to_end(&mut buf);
-            buf
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
         })
     };
-    let out = drain(Box::new(child.stdout.take().expect("piped stdout")));
-    let err = drain(Box::new(child.stderr.take().expect("piped stderr")));
+    let out = drain(Box::new(child.stdout.take().expect("piped")));
+    let err = drain(Box::new(child.stderr.take().expect("piped")));
     let pid = child.id() as libc::pid_t;
-    let mut status: libc::c_int = 0;
-    // SAFETY: `rusage` is plain data that wait4 fills; `pid` is our own unreaped child.
+    let start = std::time::Instant::now();
+    let mut status = 0;
+    // SAFETY: an all-zero `rusage` is a valid value, filled in by `wait4`.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid, "wait4: {}", std::io::Error::last_os_error());
-    let output = Output {
+    loop {
+        // SAFETY: `pid` is this process's own unreaped child; the pointers are valid.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        assert!(r >= 0, "wait4: {}", std::io::Error::last_os_error());
+        if r == pid {
+            break;
+        }
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            // SAFETY: as above; this time it blocks until the killed child is reaped.
+            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            panic!("still running after {deadline:?}: killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = std::process::Output {
         status: std::process::ExitStatus::from_raw(status),
         stdout: out.join().expect("stdout reader"),
         stderr: err.join().expect("stderr reader"),
     };
-    // Linux reports ru_maxrss in KiB.
     (output, usage.ru_maxrss as u64)
 }

@@ -221,7 +221,8 @@ fn a_huge_commit_message_is_read_only_to_its_bound() {
 /// whole, past the bound the walk puts on the commits it visits).
 #[test]
 fn a_huge_parent_commit_or_tree_in_history_is_not_read() {
-    use crate::rev::{huge_object, peak_rss};
+    use crate::common::peak_rss_within as peak_rss;
+    use crate::rev::huge_object;
     let deadline = std::time::Duration::from_secs(120);
     for parent_kind in ["commit", "tree"] {
         let repo = TestRepo::with_files(&[("src/ok.rs", "pub fn fine() {}\n")]);

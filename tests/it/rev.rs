@@ -275,58 +275,6 @@ fn an_index_of_a_crafted_tree_exports_and_imports() {
     );
 }
 
-/// Run `cmd` to its end (killed past `deadline`), with its output and the peak resident
-/// memory of that child alone, in KiB: reaped with `wait4`, whose `ru_maxrss` is the
-/// child's own (`RUSAGE_CHILDREN` would mix in other tests' children).
-pub(crate) fn peak_rss(
-    cmd: &mut std::process::Command,
-    deadline: std::time::Duration,
-) -> (std::process::Output, u64) {
-    use std::io::Read;
-    use std::os::unix::process::ExitStatusExt;
-    use std::process::Stdio;
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = r.read_to_end(&mut v);
-            v
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let pid = child.id() as libc::pid_t;
-    let start = std::time::Instant::now();
-    let mut status = 0;
-    // SAFETY: an all-zero `rusage` is a valid value, filled in by `wait4`.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: `pid` is this process's own unreaped child; the pointers are valid.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        assert!(r >= 0, "wait4: {}", std::io::Error::last_os_error());
-        if r == pid {
-            break;
-        }
-        if start.elapsed() > deadline {
-            let _ = child.kill();
-            // SAFETY: as above; this time it blocks until the killed child is reaped.
-            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-            panic!("still running after {deadline:?}: killed");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let output = std::process::Output {
-        status: std::process::ExitStatus::from_raw(status),
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    };
-    (output, usage.ru_maxrss as u64)
-}
-
 /// Write an object of `kind` whose body is `head` then `filler` bytes of `a`, streamed into
 /// `git hash-object --literally` (only git holds the bytes); its id.
 pub(crate) fn huge_object(repo: &TestRepo, kind: &str, head: &str, filler: usize) -> String {
@@ -356,7 +304,7 @@ const HUGE: usize = 64 << 20;
 /// Peak memory of a plain `index --rev` of a small tree, in KiB: what a bounded read of a
 /// huge object must stay near.
 fn baseline_rss(repo: &TestRepo) -> u64 {
-    let (out, rss) = peak_rss(
+    let (out, rss) = crate::common::peak_rss_within(
         &mut repo.cmd(&["index", "--rev", "HEAD", "--json"]),
         std::time::Duration::from_secs(120),
     );
@@ -379,7 +327,7 @@ fn a_huge_tree_object_is_refused_by_its_header() {
         ),
     );
     let commit = repo.git(&["commit-tree", &root, "-m", "huge tree"]);
-    let (out, rss) = peak_rss(
+    let (out, rss) = crate::common::peak_rss_within(
         &mut repo.cmd(&["index", "--rev", commit.trim()]),
         std::time::Duration::from_secs(60),
     );
@@ -404,7 +352,7 @@ fn a_tree_that_doubles_twenty_times_is_cut_not_walked() {
     }
     let commit = repo.git(&["commit-tree", &t, "-m", "doubling"]);
     let started = std::time::Instant::now();
-    let (out, rss) = peak_rss(
+    let (out, rss) = crate::common::peak_rss_within(
         &mut repo.cmd(&["index", "--rev", commit.trim(), "--json"]),
         std::time::Duration::from_secs(120),
     );

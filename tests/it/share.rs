@@ -93,7 +93,7 @@ fn export_carries_no_untracked_or_modified_file() {
     );
     repo.write(
         "app/upload.py",
-        &format!("{}\n# local-edit-marker-0815\n", crate::common::UPLOAD_PY),
+        format!("{}\n# local-edit-marker-0815\n", crate::common::UPLOAD_PY),
     );
     repo.index(&[]);
     let local = repo.hit_paths("aws_secret_access_key", &["--no-index"]);
