@@ -1,7 +1,7 @@
 //! git-codesearch: a branch-aware, offline code search index for git repositories.
 //!
 //! Layers depend downward only: the binary's `cli` -> `report` (the records of status, index
-//! runs and file lists) -> `answer` (one path from a query to its answer, for the CLI and MCP) -> `error` -> `search` / `share` -> `index` -> `workspace` -> `store` /
+//! runs and file lists) -> `answer` (one path from a query to its answer, for the CLI and MCP) -> `error` -> `search` / `share` / `maintenance` -> `index` -> `workspace` -> `store` /
 //! `embed` / `git` -> `lang` -> `http` -> `config` -> `text` -> `util` -> `env` (CONTRIBUTING.md,
 //! "Layout"); the library never prints or prompts.
 //! The library sees typed options ([`config::Config`]), never clap types.
@@ -15,6 +15,7 @@ pub mod git;
 pub(crate) mod http;
 pub mod index;
 pub(crate) mod lang;
+pub mod maintenance;
 pub mod report;
 pub mod search;
 pub mod share;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::args::DoctorArgs;
 use super::common::Outcome;
-use git_codesearch::index::doctor::{self, Health, Severity};
+use git_codesearch::maintenance::doctor::{self, Health, Severity};
 use git_codesearch::workspace::Workspace;
 use git_codesearch::Error;
 

@@ -12,7 +12,7 @@ use git_codesearch::Error;
 /// Run `gc`.
 pub fn run(dir: &Path) -> Result<Outcome, Error> {
     let ws = super::common::open(dir)?;
-    let done = git_codesearch::index::gc::gc(&ws, &Terminal::new(false))?;
+    let done = git_codesearch::maintenance::gc::gc(&ws, &Terminal::new(false))?;
     // A dropped branch may be one an imported snapshot named: escaped for the terminal.
     let dropped: Vec<String> = done
         .dropped

@@ -151,7 +151,7 @@ impl Drop for Parsing {
 }
 
 /// Crash records whose content no catalog row uses any more (for `gc`).
-pub(super) fn forget_unused(index_dir: &Path, used: &HashSet<String>) -> Result<(), StoreError> {
+pub(crate) fn forget_unused(index_dir: &Path, used: &HashSet<String>) -> Result<(), StoreError> {
     let dir = index_dir.join(CRASHED_DIR);
     if !dir.exists() {
         return Ok(());

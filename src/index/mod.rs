@@ -3,13 +3,11 @@
 //! and symbols for content never seen, and commit the branch's membership atomically.
 
 mod compute;
-mod crashed;
-pub mod doctor;
+pub(crate) mod crashed;
 mod error;
 mod find;
 #[cfg(test)]
 mod fuzz;
-pub mod gc;
 pub(crate) mod history;
 mod interrupt;
 pub mod lock;

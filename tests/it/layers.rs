@@ -1,4 +1,4 @@
-//! Layers depend only downward: the binary's cli → answer → error → search / share → index → workspace →
+//! Layers depend only downward: the binary's cli → answer → error → search / share / maintenance → index → workspace →
 //! store / embed / git → lang → http → config → text → util → env. This test reads every source file and
 //! fails when a module imports one above it or beside it (search and index, say), naming the file
 //! and the import, and when a module of `src/` is in no layer (it would escape the check).
@@ -12,7 +12,7 @@ const LAYERS: &[&[&str]] = &[
     &["report"],
     &["answer"],
     &["error"],
-    &["search", "share"],
+    &["search", "share", "maintenance"],
     &["index"],
     &["workspace"],
     &["store", "embed", "git"],

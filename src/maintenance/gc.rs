@@ -5,9 +5,9 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use super::error::IndexError;
-use super::lock::{self, Contention};
-use super::observe::{Event, Observer};
+use crate::index::lock::{self, Contention};
+use crate::index::observe::{Event, Observer};
+use crate::index::IndexError;
 use crate::store::Db;
 use crate::workspace::Workspace;
 
@@ -53,7 +53,7 @@ fn collect(ws: &Workspace, db: &Db, keep: &HashSet<String>) -> Result<GcReport, 
     chunks.delete_hashes(&deleted)?;
     chunks.delete_hashes(&orphans)?;
     // A crash record of content no branch uses any more would only grow the directory.
-    super::crashed::forget_unused(&ws.index_dir, &known)?;
+    crate::index::crashed::forget_unused(&ws.index_dir, &known)?;
     chunks.compact()?;
     Ok(GcReport {
         dropped,

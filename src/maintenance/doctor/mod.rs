@@ -13,8 +13,8 @@ pub mod repair;
 
 use std::collections::HashSet;
 
-use super::error::IndexError;
-use super::lock;
+use crate::index::lock;
+use crate::index::IndexError;
 use crate::store::state::LockHolder;
 use crate::store::{ChunkStore, Db, StoreError};
 use crate::workspace::Workspace;
@@ -411,7 +411,7 @@ fn check_work_tree(
     let branch = ws.repo.branch()?;
     let sample = db.sample_paths(&branch.key, SAMPLE)?;
     let max = ws.config.index.max_file_size;
-    let wrong = super::verify::check_stored(db, chunks, &ws.workdir, &sample, max)?;
+    let wrong = crate::index::verify::check_stored(db, chunks, &ws.workdir, &sample, max)?;
     if !wrong.is_empty() {
         h.add(
             Severity::Corrupted,
