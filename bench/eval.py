@@ -47,16 +47,8 @@ def left_out(path, paths):
 
 
 def git_grep_rank(wt, query, k=10, drop=()):
-    terms = sorted(set(w.lower() for w in words(query)))[:40]
-    per_file = collections.defaultdict(lambda: [0, 0])
-    for t in terms:
-        p = subprocess.run(["git", "grep", "-c", "-i", "-F", "-e", t], cwd=wt, capture_output=True, text=True)
-        for line in p.stdout.splitlines():
-            path, _, n = line.rpartition(":")
-            per_file[path][0] += 1
-            per_file[path][1] += int(n)
-    ranked = sorted(per_file.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
-    return [p for p, _ in ranked if not left_out(p, drop)][:k]
+    """Files as grep-then-read ranks them (bench/tokens.py), without those left out."""
+    return [p for p in tokens.grep_files(wt, words(query)) if not left_out(p, drop)][:k]
 
 
 def cs_rank(binary, wt, env, query, mode, k=10, branch=None, drop=()):

@@ -64,7 +64,7 @@ def agent_cost(root, hits, is_relevant, cache):
     return walk([hit_tokens(root, h, cache) for h in hits], [is_relevant(h) for h in hits])
 
 
-def grep_files(root, words, drop=()):
+def grep_files(root, words):
     """Files ranked as grep-then-read would: by how many of the words they contain, then how often."""
     per_file = collections.defaultdict(lambda: [0, 0])
     for t in sorted(set(w.lower() for w in words))[:40]:
@@ -74,7 +74,7 @@ def grep_files(root, words, drop=()):
             per_file[path][0] += 1
             per_file[path][1] += int(n)
     ranked = sorted(per_file.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
-    return [p for p, _ in ranked if p not in drop]
+    return [p for p, _ in ranked]
 
 
 def grep_cost(root, words, is_relevant_path, cache):
