@@ -22,12 +22,26 @@ BUDGET = 2000
 _ENC = None
 
 
+PIECE = 20000
+
+
 def count(text):
+    """cl100k tokens of `text`, encoded in pieces of at most PIECE characters cut at line ends
+    (the encoder refuses a very long input; a cut at a line end changes the count by a token
+    or so, far below what a piece holds)."""
     global _ENC
     if _ENC is None:
         import bpe_openai
         _ENC = bpe_openai.get_encoding("cl100k_base")
-    return len(_ENC.encode(text))
+    total, start = 0, 0
+    while start < len(text):
+        end = min(len(text), start + PIECE)
+        if end < len(text):
+            cut = text.rfind("\n", start, end)
+            end = cut + 1 if cut > start else end
+        total += len(_ENC.encode(text[start:end]))
+        start = end
+    return total
 
 
 def file_lines(root, path, cache):
