@@ -228,31 +228,13 @@ fn damage_root_page(db: &std::path::Path, table: &str) {
 
 #[test]
 fn a_pack_that_fails_the_integrity_check_is_refused() {
-    use git_codesearch::share::manifest::{gunzip, gzip, key_of, Manifest};
     let t = crate::remote::Target::file();
     let ci = fixture();
     ci.index(&[]);
     t.ok(&ci, &["push"]);
     // A pack whose schema and values pass, with a damaged chunk-text page, under its own
     // (correct) hash, and a manifest naming it.
-    let main = "refs/heads/main";
-    let v1 = t.remote.get(&key_of(main, 1), 1 << 20).unwrap().unwrap();
-    let mut m = Manifest::parse(&v1, main).unwrap();
-    let gz = t
-        .remote
-        .get(&format!("packs/{}", m.packs[0]), 1 << 30)
-        .unwrap()
-        .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("pack.sqlite");
-    std::fs::write(&db, gunzip(&gz, 1 << 30).unwrap()).unwrap();
-    damage_root_page(&db, "chunk_text");
-    let forged = gzip(&std::fs::read(&db).unwrap());
-    let name = git_codesearch::util::sha256_hex(&forged);
-    t.remote.create(&format!("packs/{name}"), forged).unwrap();
-    m.packs[0] = name;
-    let read = Manifest::parse(&v1, main).unwrap();
-    git_codesearch::share::remote::land_manifest(&t.remote, &m, 1, Some(read)).unwrap();
+    crate::remote_more::forge_main_pack(&t, |db| damage_root_page(db, "chunk_text"));
 
     let dev = fresh_clone(&ci);
     let out = t.run(&dev, &["pull"]);

@@ -53,35 +53,16 @@ fn content_that_fails_the_check_is_hidden_and_not_downloaded_again() {
     ci.index(&[]);
     t.ok(&ci, &["push"]);
     // A pusher claims other text for app/upload.py: a pack of its own, a manifest naming it.
-    let main = "refs/heads/main";
-    let v1 = t.remote.get(&key_of(main, 1), 1 << 20).unwrap().unwrap();
-    let mut m = Manifest::parse(&v1, main).unwrap();
-    let gz = t
-        .remote
-        .get(&format!("packs/{}", m.packs[0]), 1 << 30)
-        .unwrap()
-        .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("pack.sqlite");
-    std::fs::write(
-        &db,
-        git_codesearch::share::manifest::gunzip(&gz, 1 << 30).unwrap(),
-    )
-    .unwrap();
-    rusqlite::Connection::open(&db)
-        .unwrap()
-        .execute(
-            "UPDATE chunk_text SET content = 'def steal_tokens(): pass'
-             WHERE rid IN (SELECT rid FROM chunks WHERE filepath = 'app/upload.py')",
-            [],
-        )
-        .unwrap();
-    let forged = git_codesearch::share::manifest::gzip(&std::fs::read(&db).unwrap());
-    let name = git_codesearch::util::sha256_hex(&forged);
-    t.remote.create(&format!("packs/{name}"), forged).unwrap();
-    m.packs[0] = name;
-    let read = Manifest::parse(&v1, main).unwrap();
-    git_codesearch::share::remote::land_manifest(&t.remote, &m, 1, Some(read)).unwrap();
+    forge_main_pack(&t, |db| {
+        rusqlite::Connection::open(db)
+            .unwrap()
+            .execute(
+                "UPDATE chunk_text SET content = 'def steal_tokens(): pass'
+                 WHERE rid IN (SELECT rid FROM chunks WHERE filepath = 'app/upload.py')",
+                [],
+            )
+            .unwrap();
+    });
 
     let dev = fresh_clone(&ci);
     let out = t.ok(&dev, &["pull"]);
@@ -468,4 +449,28 @@ fn a_committed_backslash_name_is_not_pushed() {
     ci.commit_all("quota");
     ci.index(&[]);
     t.ok(&ci, &["push"]);
+}
+
+/// Forge version 2 of main's manifest on `t`: its first pack, altered by `alter` (given the
+/// unpacked SQLite file), uploaded under its own (correct) hash, and a manifest naming it.
+pub(crate) fn forge_main_pack(t: &Target, alter: impl FnOnce(&std::path::Path)) {
+    use git_codesearch::share::manifest::{gunzip, gzip};
+    let main = "refs/heads/main";
+    let v1 = t.remote.get(&key_of(main, 1), 1 << 20).unwrap().unwrap();
+    let mut m = Manifest::parse(&v1, main).unwrap();
+    let gz = t
+        .remote
+        .get(&format!("packs/{}", m.packs[0]), 1 << 30)
+        .unwrap()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pack.sqlite");
+    std::fs::write(&db, gunzip(&gz, 1 << 30).unwrap()).unwrap();
+    alter(&db);
+    let forged = gzip(&std::fs::read(&db).unwrap());
+    let name = git_codesearch::util::sha256_hex(&forged);
+    t.remote.create(&format!("packs/{name}"), forged).unwrap();
+    m.packs[0] = name;
+    let read = Manifest::parse(&v1, main).unwrap();
+    git_codesearch::share::remote::land_manifest(&t.remote, &m, 1, Some(read)).unwrap();
 }
