@@ -59,20 +59,29 @@ fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// Every line of code (not a comment) under `src/`, with its file (relative, `/`-separated)
-/// and line number, for `check` to judge; returns what `check` said was wrong.
-fn wrong_lines(check: impl Fn(&str, &str) -> Option<String>) -> Vec<String> {
+/// Every file under `src/`: its path (relative, `/`-separated) and its text.
+fn source_texts() -> Vec<(String, String)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
+    files
+        .iter()
+        .map(|f| {
+            let rel = f
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, std::fs::read_to_string(f).unwrap())
+        })
+        .collect()
+}
+
+/// Every line of code (not a comment) under `src/`, with its file (relative, `/`-separated)
+/// and line number, for `check` to judge; returns what `check` said was wrong.
+fn wrong_lines(check: impl Fn(&str, &str) -> Option<String>) -> Vec<String> {
     let mut wrong = Vec::new();
-    for f in &files {
-        let rel = f
-            .strip_prefix(&src)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let text = std::fs::read_to_string(f).unwrap();
+    for (rel, text) in source_texts() {
         for (n, line) in text.lines().enumerate() {
             let code = line.trim();
             if code.starts_with("//") {
@@ -142,21 +151,12 @@ fn only_the_binary_draws_prompts_or_holds_the_command_line() {
 /// The files of `src/` (relative, `/`-separated) with their code: comments and a trailing
 /// `#[cfg(test)] mod tests` left out, since a test may reach anywhere in its module.
 fn code_files() -> std::collections::BTreeMap<String, String> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
-    files
-        .iter()
-        .map(|f| {
-            let rel = f
-                .strip_prefix(&src)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            let text = std::fs::read_to_string(f).unwrap();
+    source_texts()
+        .into_iter()
+        .map(|(rel, text)| {
             let text = match text.find("#[cfg(test)]\nmod tests") {
-                Some(i) => text[..i].to_string(),
-                None => text,
+                Some(i) => &text[..i],
+                None => &text,
             };
             let code: Vec<&str> = text
                 .lines()
