@@ -194,8 +194,10 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
     let mut out = EmbedOutcome::default();
     let mut checked_dimension = false;
     let mut i = 0;
+    let mut held = Held::default();
     while i < pending.len() {
         if super::interrupt::interrupted() {
+            held.store(&job, &model, &mut out)?;
             out.pending = pending.len() - i;
             return Err(IndexError::Interrupted {
                 done: out.embedded,
@@ -226,22 +228,69 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
                 pending = job.db.pending_embeddings(job.branch, &model)?;
             }
         }
-        (job.hold)()?;
-        job.chunks.add_vectors(&model, &vectors)?;
-        // Marked only now that every chunk of these contents has its vector stored.
-        job.db.mark_embedded(&step, &model)?;
-        out.embedded += step.len();
         i += step.len();
-        (job.progress)(out.embedded, total);
+        held.rows.extend(vectors);
+        held.contents.extend(step);
+        if held.due() {
+            held.store(&job, &model, &mut out)?;
+        }
+        (job.progress)(out.embedded + held.contents.len(), total);
     }
+    held.store(&job, &model, &mut out)?;
     out.pending = pending.len() - i;
     if out.embedded > 0 {
         job.chunks.refresh_vector_index(&model)?;
     }
     // After the index (an optimize is a new version too), whether or not this run embedded:
     // an import or a pull may have changed the table.
-    job.chunks.refresh_flat(&model)?;
+    job.chunks.settle_vectors(&model)?;
     Ok(out)
+}
+
+/// Vectors embedded but not yet stored. A flat file is rewritten whole at each store, so
+/// they are stored when they are as many as the rows stored so far this run (a run's
+/// rewrites then cost a few times its rows, not their square), or every few seconds (so a
+/// search during a long run sees vectors grow, and a kill loses little).
+#[derive(Default)]
+struct Held {
+    rows: Vec<VectorRow>,
+    contents: Vec<String>,
+    stored_rows: usize,
+    since: Option<Instant>,
+}
+
+/// Rows held before a store however few the stored ones are.
+const HOLD_ROWS: usize = 4096;
+/// Longest a row is held.
+const HOLD_FOR: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl Held {
+    fn due(&mut self) -> bool {
+        let since = *self.since.get_or_insert_with(Instant::now);
+        self.rows.len() >= HOLD_ROWS.max(self.stored_rows) || since.elapsed() >= HOLD_FOR
+    }
+
+    /// Store what is held, then mark its contents embedded (only then: every chunk of a
+    /// marked content has its vector stored).
+    fn store(
+        &mut self,
+        job: &EmbedJob<'_>,
+        model: &str,
+        out: &mut EmbedOutcome,
+    ) -> Result<(), IndexError> {
+        if self.contents.is_empty() {
+            return Ok(());
+        }
+        (job.hold)()?;
+        job.chunks.add_vectors(model, &self.rows)?;
+        job.db.mark_embedded(&self.contents, model)?;
+        out.embedded += self.contents.len();
+        self.stored_rows += self.rows.len();
+        self.rows.clear();
+        self.contents.clear();
+        self.since = None;
+        Ok(())
+    }
 }
 
 /// If stored vectors of this model have another dimension (the API now answers with a

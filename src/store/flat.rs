@@ -1,19 +1,24 @@
-//! A flat copy of a model's vectors for exact search in a few milliseconds: one file per
-//! vector table (`<index dir>/flat/<table>.bin`), every row its content hash, chunk number,
-//! language and unit vector at one byte per dimension. LanceDB stays the store of record;
-//! opening it costs a search process more than the whole lexical search (a runtime, the
-//! table's manifest, a scan through DataFusion: 45 ms on one-commit astropy's 37,000
-//! vectors against 3 ms here), so a search reads this copy while it matches the table's
-//! current version and LanceDB otherwise. The copy is made again after an index run that
-//! finds it stale; it is never exported (an importer makes its own).
+//! A model's vectors in one flat file for exact search in a few milliseconds
+//! (`<index dir>/flat/<table>.bin`): every row its content hash, chunk number, language and
+//! unit vector at one byte per dimension. Below [`super::vectors::ANN_MIN_ROWS`] rows this
+//! file is the vectors' only copy: opening LanceDB costs a search process more than the whole
+//! lexical search (a runtime, the table's manifest, a scan through DataFusion: 45 ms on
+//! one-commit astropy's 37,000 vectors against 3 ms here), and a LanceDB copy beside it
+//! doubled the index (`store::vectors` says where vectors live past that size). The file is
+//! only ever replaced whole, by a rename; it is never exported (vectors never travel).
 
+use std::borrow::Cow;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 
 use super::error::StoreError;
-use super::lance::{table_dir, table_name, VectorHit};
+use super::lance::{table_name, VectorHit};
+
+/// The key a flat file is written under when it is the vectors' only copy (an older build
+/// wrote a LanceDB table's version there: such a file is not read).
+pub const RECORD: &str = "record";
 
 /// First bytes of a flat file (the format's version is the last digit).
 const MAGIC: &[u8; 8] = b"GCSFLAT1";
@@ -30,6 +35,19 @@ pub struct FlatRow<'a> {
     pub vector: &'a [f32],
 }
 
+/// One row as stored: content hash, chunk number, language, and the vector at unit length,
+/// one signed byte per dimension (×127).
+pub struct Stored<'a> {
+    /// The content hash's bytes.
+    pub hash: [u8; 32],
+    /// The chunk's number within its content.
+    pub chunk: u32,
+    /// Language name.
+    pub language: &'a str,
+    /// The quantised vector (`i8` as bytes).
+    pub vector: Cow<'a, [u8]>,
+}
+
 /// A flat file read into memory.
 pub struct Flat {
     dim: usize,
@@ -40,38 +58,51 @@ pub struct Flat {
     start: usize,
 }
 
-/// Where the flat copy of `model`'s table lives, given the LanceDB directory.
+/// Where the flat file of `model`'s vectors lives, given the LanceDB directory.
 pub fn path_of(lance_dir: &Path, model: &str) -> PathBuf {
     let dir = lance_dir.with_file_name("flat");
     dir.join(format!("{}.bin", table_name(model)))
-}
-
-/// What identifies the table's current version without opening it: its manifests' count
-/// and first and last names (every commit adds one; a cleanup removes old ones).
-pub fn version_key(lance_dir: &Path, model: &str) -> Option<String> {
-    let dir = table_dir(lance_dir, &table_name(model)).join("_versions");
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".manifest"))
-        .collect();
-    names.sort();
-    Some(format!(
-        "{}:{}:{}",
-        names.len(),
-        names.first()?,
-        names.last()?
-    ))
 }
 
 fn row_len(dim: usize) -> usize {
     32 + 4 + 2 + dim
 }
 
-/// Write `rows` (all of one dimension) as the flat copy of the table at version `key`,
-/// atomically (a reader sees the old file or the new one).
+impl<'a> Stored<'a> {
+    /// A row to store, its vector quantised.
+    pub fn of(r: &FlatRow<'a>) -> Stored<'a> {
+        let (hash, chunk) = split_id(r.id, r.content_hash);
+        Stored {
+            hash,
+            chunk,
+            language: r.language,
+            vector: Cow::Owned(quantize(r.vector).into_iter().map(|b| b as u8).collect()),
+        }
+    }
+
+    /// The row's chunk id (`<content hash>:<n>`).
+    pub fn id(&self) -> String {
+        format!("{}:{}", crate::util::hex(&self.hash), self.chunk)
+    }
+
+    /// The vector as floats, at (nearly) unit length.
+    pub fn floats(&self) -> Vec<f32> {
+        self.vector
+            .iter()
+            .map(|&b| f32::from(b as i8) / 127.0)
+            .collect()
+    }
+}
+
+/// Write `rows` (all of one dimension) under `key`, atomically (a reader sees the old file
+/// or the new one).
 pub fn write(path: &Path, key: &str, rows: &[FlatRow<'_>]) -> Result<(), StoreError> {
+    let stored: Vec<Stored<'_>> = rows.iter().map(Stored::of).collect();
+    write_stored(path, key, &stored)
+}
+
+/// Write rows as stored (all of one dimension) under `key`, atomically.
+pub fn write_stored(path: &Path, key: &str, rows: &[Stored<'_>]) -> Result<(), StoreError> {
     let dim = rows.first().map_or(0, |r| r.vector.len());
     let mut languages: Vec<&str> = rows.iter().map(|r| r.language).collect();
     languages.sort_unstable();
@@ -86,27 +117,17 @@ pub fn write(path: &Path, key: &str, rows: &[FlatRow<'_>]) -> Result<(), StoreEr
         put_str(&mut out, l);
     }
     for r in rows {
-        let (hash, chunk) = split_id(r.id, r.content_hash);
-        out.extend_from_slice(&hash);
-        out.extend_from_slice(&chunk.to_le_bytes());
+        out.extend_from_slice(&r.hash);
+        out.extend_from_slice(&r.chunk.to_le_bytes());
         let lang = languages.binary_search(&r.language).unwrap_or(0) as u16;
         out.extend_from_slice(&lang.to_le_bytes());
-        out.extend(quantize(r.vector).into_iter().map(|b| b as u8));
+        out.extend_from_slice(&r.vector);
     }
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(StoreError::file(dir, "create"))?;
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, &out).map_err(StoreError::file(&tmp, "write"))?;
     std::fs::rename(&tmp, path).map_err(StoreError::file(path, "replace"))
-}
-
-/// Whether the flat copy at `path` holds the table at version `key` (its header only).
-pub fn is_current(path: &Path, key: &str) -> bool {
-    use std::io::Read;
-    let mut head = vec![0u8; 8 + 4 + 4 + 2 + key.len()];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|_| header(&head, key).is_some())
 }
 
 /// The dimension and row count a header announces, if it is ours and of version `key`.
@@ -120,8 +141,8 @@ fn header<'a>(bytes: &'a [u8], key: &str) -> Option<(usize, usize, Reader<'a>)> 
     (r.str()? == key).then_some((dim, count, r))
 }
 
-/// The flat copy at `path` if it holds the table at version `key`; `None` when it is absent,
-/// stale or not one we wrote (then LanceDB answers).
+/// The flat file at `path` if it was written under `key`; `None` when it is absent, of
+/// another key (a copy an older build kept of a LanceDB table) or not one we wrote.
 pub fn read(path: &Path, key: &str) -> Option<Flat> {
     let file = std::fs::File::open(path).ok()?;
     // SAFETY: the file is only ever replaced by a rename (`write`), never changed in place,
@@ -220,6 +241,32 @@ impl Flat {
 
     fn rows(&self) -> &[u8] {
         &self.bytes[self.start..]
+    }
+
+    /// How many rows the file holds.
+    pub fn len(&self) -> usize {
+        self.rows().len() / row_len(self.dim)
+    }
+
+    /// Whether it holds no row.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every row as stored, borrowed from the mapped file.
+    pub fn stored(&self) -> Vec<Stored<'_>> {
+        self.rows()
+            .chunks_exact(row_len(self.dim))
+            .map(|row| Stored {
+                hash: row[..32].try_into().expect("32 bytes"),
+                chunk: u32::from_le_bytes([row[32], row[33], row[34], row[35]]),
+                language: self
+                    .languages
+                    .get(usize::from(u16::from_le_bytes([row[36], row[37]])))
+                    .map_or("", String::as_str),
+                vector: Cow::Borrowed(&row[38..]),
+            })
+            .collect()
     }
 
     fn hit(&self, i: usize, distance: f32) -> VectorHit {

@@ -1,7 +1,10 @@
-//! Chunk vectors in LanceDB: one table per embedding model (`vectors_<id hash>`), keyed by
-//! chunk id, so vectors of different models or dimensions never mix and switching models
-//! never rewrites the chunk table or its full-text index. Search is exact (flat) while a
-//! table is small and uses an IVF-PQ index once it is large enough to pay for one.
+//! Chunk vectors, stored once: one store per embedding model, keyed by chunk id, so vectors
+//! of different models or dimensions never mix and switching models never rewrites the chunk
+//! table or its full-text index. Under [`ANN_MIN_ROWS`] rows a model's vectors live in a flat
+//! file searched exactly (`store::flat`); from there on in a LanceDB table
+//! (`vectors_<id hash>`) with an IVF-PQ index, where an approximate search pays for opening
+//! LanceDB. Never both: the flat file of the same rows beside a LanceDB table doubled the
+//! index (61 MB lexical, 112 MB with vectors, one-commit astropy).
 
 use std::sync::Arc;
 
@@ -12,8 +15,11 @@ use lancedb::index::Index;
 use lancedb::query::{QueryBase, Select};
 use lancedb::DistanceType;
 
+use std::collections::HashSet;
+
 use super::chunks::ChunkStore;
 use super::error::StoreError;
+use super::flat::{self, Flat, FlatRow, Stored};
 use super::lance::{f32_col, lance_err, string_col, table_committed, PREFIX};
 pub use super::lance::{table_name, VectorHit};
 
@@ -31,6 +37,36 @@ pub struct VectorRow {
     pub language: String,
     /// The embedding.
     pub vector: Vec<f32>,
+}
+
+impl VectorRow {
+    fn as_flat(&self) -> FlatRow<'_> {
+        FlatRow {
+            id: &self.id,
+            content_hash: &self.content_hash,
+            language: &self.language,
+            vector: &self.vector,
+        }
+    }
+}
+
+/// Rows read from a table.
+#[derive(Default)]
+struct TableRows(Vec<VectorRow>);
+
+impl TableRows {
+    fn borrowed(&self) -> Vec<FlatRow<'_>> {
+        self.0.iter().map(VectorRow::as_flat).collect()
+    }
+}
+
+/// A file that is already gone is what removing it wanted.
+fn ignore_missing(e: std::io::Error) -> std::io::Result<()> {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        Ok(())
+    } else {
+        Err(e)
+    }
 }
 
 fn schema(dim: usize) -> SchemaRef {
@@ -83,26 +119,42 @@ impl ChunkStore {
             .map_err(|e| lance_err(&l.path, "open vector table", e))
     }
 
-    /// The flat copy of `model`'s vectors (`store::flat`) when it matches the table's current
-    /// version; `None` sends the caller to LanceDB.
-    pub fn flat_vectors(&self, model: &str) -> Option<super::flat::Flat> {
-        let key = super::flat::version_key(&self.lance_dir, model)?;
-        super::flat::read(&super::flat::path_of(&self.lance_dir, model), &key)
+    /// The flat file of `model`'s vectors (`store::flat`) when it is their store (under
+    /// [`ANN_MIN_ROWS`] rows); `None` sends the caller to LanceDB.
+    pub fn flat_vectors(&self, model: &str) -> Option<Flat> {
+        flat::read(&flat::path_of(&self.lance_dir, model), flat::RECORD)
     }
 
-    /// Make the flat copy of `model`'s vectors again if the table has changed since it was
-    /// made (an index run calls this after embedding; a current copy costs one header read).
-    pub fn refresh_flat(&self, model: &str) -> Result<(), StoreError> {
-        let Some(key) = super::flat::version_key(&self.lance_dir, model) else {
-            return Ok(());
-        };
-        let path = super::flat::path_of(&self.lance_dir, model);
-        if super::flat::is_current(&path, &key) {
-            return Ok(());
-        }
+    /// Keep `model`'s vectors in one place, the one their size calls for: a LanceDB table
+    /// under [`ANN_MIN_ROWS`] rows (an older build's, or one a collection shrank) becomes the
+    /// flat file, and a table left beside a flat file (a run stopped between the two writes)
+    /// goes. An index run calls this after embedding; in place, it costs a directory read.
+    pub fn settle_vectors(&self, model: &str) -> Result<(), StoreError> {
         let Some(t) = self.vector_table(model)? else {
             return Ok(());
         };
+        if self.flat_vectors(model).is_some() {
+            return super::lance::remove_table(&self.lance_dir, &table_name(model));
+        }
+        let l = self.lance()?;
+        let n =
+            l.rt.block_on(t.count_rows(None))
+                .map_err(|e| lance_err(&l.path, "count vectors", e))?;
+        if n >= ANN_MIN_ROWS {
+            return Ok(());
+        }
+        let rows = self.table_rows(&t)?;
+        // The flat file first: a stop between the two leaves both, and the flat file wins.
+        flat::write(
+            &flat::path_of(&self.lance_dir, model),
+            flat::RECORD,
+            &rows.borrowed(),
+        )?;
+        super::lance::remove_table(&self.lance_dir, &table_name(model))
+    }
+
+    /// Every row of a vector table.
+    fn table_rows(&self, t: &lancedb::Table) -> Result<TableRows, StoreError> {
         let l = self.lance()?;
         let q = t.query().select(Select::Columns(vec![
             "id".into(),
@@ -111,7 +163,7 @@ impl ChunkStore {
             "vector".into(),
         ]));
         let batches = l.collect(&q, "read vectors")?;
-        let mut rows = Vec::new();
+        let mut rows = TableRows::default();
         for b in &batches {
             let id = string_col(b, "id").map_err(|w| self.vshape(w))?;
             let hash = string_col(b, "content_hash").map_err(|w| self.vshape(w))?;
@@ -127,19 +179,15 @@ impl ChunkStore {
                 .ok_or_else(|| self.vshape("vectors are not 32-bit floats".into()))?;
             let dim = vectors.value_length() as usize;
             for i in 0..b.num_rows() {
-                rows.push((i, id, hash, lang, &values.values()[i * dim..(i + 1) * dim]));
+                rows.0.push(VectorRow {
+                    id: id.value(i).to_string(),
+                    content_hash: hash.value(i).to_string(),
+                    language: lang.value(i).to_string(),
+                    vector: values.values()[i * dim..(i + 1) * dim].to_vec(),
+                });
             }
         }
-        let flat: Vec<super::flat::FlatRow<'_>> = rows
-            .iter()
-            .map(|(i, id, hash, lang, v)| super::flat::FlatRow {
-                id: id.value(*i),
-                content_hash: hash.value(*i),
-                language: lang.value(*i),
-                vector: v,
-            })
-            .collect();
-        super::flat::write(&path, &key, &flat)
+        Ok(rows)
     }
 
     /// The dimension of `model`'s stored vectors, if it has any.
@@ -163,9 +211,10 @@ impl ChunkStore {
     }
 
     /// Write vectors of `model`, replacing rows of the same content hashes first (left by an
-    /// interrupted run). All rows must have the same dimension.
+    /// interrupted run). All rows must have the same dimension. They go to the flat file
+    /// while the model's vectors number under [`ANN_MIN_ROWS`], and to a LanceDB table with
+    /// an approximate index from then on (`settle_vectors` says which holds them).
     pub fn add_vectors(&self, model: &str, rows: &[VectorRow]) -> Result<(), StoreError> {
-        let l = self.lance()?;
         let Some(dim) = rows.first().map(|r| r.vector.len()) else {
             return Ok(());
         };
@@ -176,6 +225,61 @@ impl ChunkStore {
                 bad.vector.len()
             )));
         }
+        let flat = self.flat_vectors(model);
+        if flat.is_none() && self.vector_table(model)?.is_some() {
+            return self.add_to_table(model, rows, dim);
+        }
+        let fresh: HashSet<[u8; 32]> = rows
+            .iter()
+            .map(|r| flat::hash_bytes(&r.content_hash))
+            .collect();
+        let mut stored: Vec<Stored<'_>> = match &flat {
+            Some(f) if f.dimension() != dim => {
+                return Err(self.vshape(format!(
+                    "vectors of {dim} dimensions, the stored ones have {}",
+                    f.dimension()
+                )))
+            }
+            Some(f) => f
+                .stored()
+                .into_iter()
+                .filter(|r| !fresh.contains(&r.hash))
+                .collect(),
+            None => Vec::new(),
+        };
+        let new: Vec<FlatRow<'_>> = rows.iter().map(VectorRow::as_flat).collect();
+        stored.extend(new.iter().map(Stored::of));
+        if stored.len() < ANN_MIN_ROWS {
+            return flat::write_stored(
+                &flat::path_of(&self.lance_dir, model),
+                flat::RECORD,
+                &stored,
+            );
+        }
+        // Past the size where an approximate index pays: the rows move to a LanceDB table.
+        let all: Vec<VectorRow> = stored
+            .iter()
+            .map(|r| VectorRow {
+                id: r.id(),
+                content_hash: crate::util::hex(&r.hash),
+                language: r.language.to_string(),
+                vector: r.floats(),
+            })
+            .collect();
+        drop(stored);
+        super::lance::remove_table(&self.lance_dir, &table_name(model))?;
+        self.add_to_table(model, &all, dim)?;
+        drop(flat);
+        let path = flat::path_of(&self.lance_dir, model);
+        std::fs::remove_file(&path)
+            .or_else(ignore_missing)
+            .map_err(StoreError::file(&path, "remove"))
+    }
+
+    /// Write rows to `model`'s LanceDB table (created if missing), replacing rows of the same
+    /// content hashes.
+    fn add_to_table(&self, model: &str, rows: &[VectorRow], dim: usize) -> Result<(), StoreError> {
+        let l = self.lance()?;
         let batch = to_batch(rows, dim).map_err(|e| self.vshape(e.to_string()))?;
         match self.vector_table(model)? {
             Some(t) => {
@@ -189,7 +293,7 @@ impl ChunkStore {
             }
             None => {
                 // A directory without a committed table is a crashed first write: clear it.
-                self.drop_vectors(model)?;
+                super::lance::remove_table(&self.lance_dir, &table_name(model))?;
                 l.rt.block_on(l.db.create_table(table_name(model), batch).execute())
                     .map(|_| ())
                     .map_err(|e| lance_err(&l.path, "create vector table", e))
@@ -275,7 +379,11 @@ impl ChunkStore {
 
     /// Remove the vectors of `hashes` from every model's table.
     pub fn delete_vectors(&self, hashes: &[String]) -> Result<(), StoreError> {
-        if hashes.is_empty() || !self.has_lance() {
+        if hashes.is_empty() {
+            return Ok(());
+        }
+        self.delete_flat(hashes)?;
+        if !self.has_lance() {
             return Ok(());
         }
         let l = self.lance()?;
@@ -288,12 +396,40 @@ impl ChunkStore {
         Ok(())
     }
 
+    /// Remove the rows of `hashes` from every flat file that has any.
+    fn delete_flat(&self, hashes: &[String]) -> Result<(), StoreError> {
+        let dir = self.lance_dir.with_file_name("flat");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return Ok(());
+        };
+        let gone: HashSet<[u8; 32]> = hashes.iter().map(|h| flat::hash_bytes(h)).collect();
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.extension().is_none_or(|x| x != "bin") {
+                continue;
+            }
+            let Some(f) = flat::read(&path, flat::RECORD) else {
+                continue;
+            };
+            let all = f.stored();
+            let kept: Vec<Stored<'_>> = f
+                .stored()
+                .into_iter()
+                .filter(|r| !gone.contains(&r.hash))
+                .collect();
+            if kept.len() != all.len() {
+                flat::write_stored(&path, flat::RECORD, &kept)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Drop the whole vector table of `model` (model or dimension changed, or repair).
     pub fn drop_vectors(&self, model: &str) -> Result<(), StoreError> {
-        let flat = super::flat::path_of(&self.lance_dir, model);
-        if flat.exists() {
-            std::fs::remove_file(&flat).map_err(StoreError::file(&flat, "remove"))?;
-        }
+        let flat = flat::path_of(&self.lance_dir, model);
+        std::fs::remove_file(&flat)
+            .or_else(ignore_missing)
+            .map_err(StoreError::file(&flat, "remove"))?;
         super::lance::remove_table(&self.lance_dir, &table_name(model))
     }
 
@@ -314,5 +450,124 @@ impl ChunkStore {
             path: self.lance_dir.clone(),
             what,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(dir: &std::path::Path) -> ChunkStore {
+        ChunkStore::open(&dir.join("meta.sqlite"), &dir.join("lance")).unwrap()
+    }
+
+    /// Row `i`: its own content and a pseudo-random direction of 16 dimensions (its nearest
+    /// row is itself, at one byte per dimension too).
+    fn row(i: usize) -> VectorRow {
+        let hash = format!("{i:064x}");
+        let mut x = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let vector = (0..16)
+            .map(|_| {
+                x ^= x >> 29;
+                x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+            })
+            .collect();
+        VectorRow {
+            id: format!("{hash}:0"),
+            content_hash: hash,
+            language: if i.is_multiple_of(2) { "rust" } else { "python" }.into(),
+            vector,
+        }
+    }
+
+    fn ids(hits: &[VectorHit]) -> Vec<String> {
+        hits.iter().map(|h| h.id.clone()).collect()
+    }
+
+    #[test]
+    fn an_older_builds_small_table_moves_to_the_flat_file_and_answers_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let cs = store(dir.path());
+        let rows: Vec<VectorRow> = (0..300).map(row).collect();
+        // As a build before this one stored them: a LanceDB table (its flat copy aside).
+        cs.add_to_table("m", &rows, 16).unwrap();
+        assert!(cs.flat_vectors("m").is_none());
+        let query = row(120).vector;
+        let from_table = cs.search_vectors("m", &query, 5, None).unwrap();
+        cs.settle_vectors("m").unwrap();
+        assert!(
+            !table_committed(&cs.lance_dir, &table_name("m")),
+            "one copy"
+        );
+        let flat = cs.flat_vectors("m").expect("the flat file holds them");
+        assert_eq!(flat.len(), 300);
+        let from_flat = flat.nearest(&query, 5, None, None).hits;
+        assert_eq!(ids(&from_flat)[0], row(120).id);
+        assert_eq!(ids(&from_table)[0], row(120).id);
+        assert_eq!(cs.vector_dimension("m").unwrap(), Some(16));
+        // Settled already: another call changes nothing.
+        cs.settle_vectors("m").unwrap();
+        assert_eq!(cs.flat_vectors("m").unwrap().len(), 300);
+    }
+
+    #[test]
+    fn rows_of_a_content_embedded_again_replace_its_old_ones_and_gc_removes_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let cs = store(dir.path());
+        cs.add_vectors("m", &(0..10).map(row).collect::<Vec<_>>())
+            .unwrap();
+        // Content 3 again (an interrupted run's rows are written again), and two new.
+        let again: Vec<VectorRow> = [3, 10, 11].into_iter().map(row).collect();
+        cs.add_vectors("m", &again).unwrap();
+        let flat = cs.flat_vectors("m").unwrap();
+        assert_eq!(flat.len(), 12, "content 3 once");
+        assert_eq!(
+            flat.stored().iter().filter(|r| r.id() == row(3).id).count(),
+            1
+        );
+        drop(flat);
+        cs.delete_vectors(&[row(3).content_hash, row(11).content_hash])
+            .unwrap();
+        let flat = cs.flat_vectors("m").unwrap();
+        assert_eq!(flat.len(), 10);
+        assert!(!flat.stored().iter().any(|r| r.id() == row(3).id));
+        // A dimension the file does not have is refused, not mixed in.
+        let mut odd = row(20);
+        odd.vector.push(1.0);
+        assert!(cs.add_vectors("m", &[odd]).is_err());
+    }
+
+    #[test]
+    fn past_ann_min_rows_the_vectors_move_to_a_lancedb_table_and_leave_the_flat_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let cs = store(dir.path());
+        let first: Vec<VectorRow> = (0..ANN_MIN_ROWS - 10).map(row).collect();
+        cs.add_vectors("m", &first).unwrap();
+        assert!(!table_committed(&cs.lance_dir, &table_name("m")));
+        let query = row(500).vector;
+        let from_flat = cs
+            .flat_vectors("m")
+            .unwrap()
+            .nearest(&query, 3, None, None)
+            .hits;
+        drop(first);
+        let more: Vec<VectorRow> = (ANN_MIN_ROWS - 10..ANN_MIN_ROWS + 10).map(row).collect();
+        cs.add_vectors("m", &more).unwrap();
+        assert!(cs.flat_vectors("m").is_none(), "one copy");
+        assert!(!flat::path_of(&cs.lance_dir, "m").exists());
+        let t = cs.vector_table("m").unwrap().expect("a table");
+        let l = cs.lance().unwrap();
+        assert_eq!(
+            l.rt.block_on(t.count_rows(None)).unwrap(),
+            ANN_MIN_ROWS + 10
+        );
+        // Quantised and back: the same nearest rows.
+        let from_table = cs.search_vectors("m", &query, 3, None).unwrap();
+        assert_eq!(ids(&from_flat)[0], row(500).id);
+        assert_eq!(ids(&from_table)[0], row(500).id);
+        // Large, it stays where it is.
+        cs.settle_vectors("m").unwrap();
+        assert!(cs.flat_vectors("m").is_none());
     }
 }
