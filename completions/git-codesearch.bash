@@ -43,9 +43,6 @@ _git__codesearch() {
             git__codesearch,mcp)
                 cmd="git__codesearch__subcmd__mcp"
                 ;;
-            git__codesearch,model)
-                cmd="git__codesearch__subcmd__model"
-                ;;
             git__codesearch,pull)
                 cmd="git__codesearch__subcmd__pull"
                 ;;
@@ -88,9 +85,6 @@ _git__codesearch() {
             git__codesearch__subcmd__help,mcp)
                 cmd="git__codesearch__subcmd__help__subcmd__mcp"
                 ;;
-            git__codesearch__subcmd__help,model)
-                cmd="git__codesearch__subcmd__help__subcmd__model"
-                ;;
             git__codesearch__subcmd__help,pull)
                 cmd="git__codesearch__subcmd__help__subcmd__pull"
                 ;;
@@ -112,12 +106,6 @@ _git__codesearch() {
             git__codesearch__subcmd__help__subcmd__hooks,uninstall)
                 cmd="git__codesearch__subcmd__help__subcmd__hooks__subcmd__uninstall"
                 ;;
-            git__codesearch__subcmd__help__subcmd__model,install)
-                cmd="git__codesearch__subcmd__help__subcmd__model__subcmd__install"
-                ;;
-            git__codesearch__subcmd__help__subcmd__model,list)
-                cmd="git__codesearch__subcmd__help__subcmd__model__subcmd__list"
-                ;;
             git__codesearch__subcmd__hooks,help)
                 cmd="git__codesearch__subcmd__hooks__subcmd__help"
                 ;;
@@ -136,24 +124,6 @@ _git__codesearch() {
             git__codesearch__subcmd__hooks__subcmd__help,uninstall)
                 cmd="git__codesearch__subcmd__hooks__subcmd__help__subcmd__uninstall"
                 ;;
-            git__codesearch__subcmd__model,help)
-                cmd="git__codesearch__subcmd__model__subcmd__help"
-                ;;
-            git__codesearch__subcmd__model,install)
-                cmd="git__codesearch__subcmd__model__subcmd__install"
-                ;;
-            git__codesearch__subcmd__model,list)
-                cmd="git__codesearch__subcmd__model__subcmd__list"
-                ;;
-            git__codesearch__subcmd__model__subcmd__help,help)
-                cmd="git__codesearch__subcmd__model__subcmd__help__subcmd__help"
-                ;;
-            git__codesearch__subcmd__model__subcmd__help,install)
-                cmd="git__codesearch__subcmd__model__subcmd__help__subcmd__install"
-                ;;
-            git__codesearch__subcmd__model__subcmd__help,list)
-                cmd="git__codesearch__subcmd__model__subcmd__help__subcmd__list"
-                ;;
             *)
                 ;;
         esac
@@ -161,7 +131,7 @@ _git__codesearch() {
 
     case "${cmd}" in
         git__codesearch)
-            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks model mcp trust export import push pull generate-assets help"
+            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks mcp trust export import push pull generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -287,7 +257,7 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__help)
-            opts="search index status gc doctor hooks model mcp trust export import push pull generate-assets help"
+            opts="search index status gc doctor hooks mcp trust export import push pull generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -443,48 +413,6 @@ _git__codesearch() {
         git__codesearch__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__help__subcmd__model)
-            opts="install list"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__help__subcmd__model__subcmd__install)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__help__subcmd__model__subcmd__list)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -719,124 +647,6 @@ _git__codesearch() {
         git__codesearch__subcmd__mcp)
             opts="-C -h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                -C)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__model)
-            opts="-C -h --help install list help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                -C)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__model__subcmd__help)
-            opts="install list help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__model__subcmd__help__subcmd__help)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__model__subcmd__help__subcmd__install)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__model__subcmd__help__subcmd__list)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__model__subcmd__install)
-            opts="-C -h --from --name --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --from)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --name)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -C)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__codesearch__subcmd__model__subcmd__list)
-            opts="-C -h --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

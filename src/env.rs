@@ -10,14 +10,8 @@ use std::ffi::OsString;
 pub const TRACE: &str = "GIT_CODESEARCH_TRACE";
 /// Where the index lives instead of the repository's git dir.
 pub const INDEX_DIR: &str = "GIT_CODESEARCH_DIR";
-/// Where `model install` puts models instead of `$XDG_DATA_HOME/git-codesearch/models`.
-pub const MODELS: &str = "GIT_CODESEARCH_MODELS";
 /// Non-empty: no colour in the output (<https://no-color.org>).
 pub const NO_COLOR: &str = "NO_COLOR";
-/// The base of the default models directory.
-pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
-/// The fallback base of the models directory (`$HOME/.local/share`).
-pub const HOME: &str = "HOME";
 /// The host name recorded in the index lock (so a lock taken on another host is judged by
 /// its lease, not by a process id).
 pub const HOSTNAME: &str = "HOSTNAME";

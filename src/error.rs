@@ -31,9 +31,6 @@ pub enum Error {
     /// Installing or removing git hooks failed.
     #[error(transparent)]
     Hooks(#[from] crate::git::hooks::HookError),
-    /// Installing or finding a local embedding model failed.
-    #[error(transparent)]
-    Model(#[from] crate::embed::models::ModelError),
     /// Writing results failed (other than a closed pipe, which is not an error).
     #[error("cannot write output")]
     Output(#[source] std::io::Error),
@@ -51,7 +48,6 @@ impl Error {
             Error::Share(e) => e.hint(),
             Error::Search(e) => e.hint(),
             Error::Hooks(e) => e.hint(),
-            Error::Model(e) => e.hint(),
             Error::Output(_) => None,
         }
     }

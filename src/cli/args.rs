@@ -46,13 +46,6 @@ pub enum Command {
         #[command(subcommand)]
         action: HooksAction,
     },
-    /// Install or list local embedding models (copied from a directory; nothing is
-    /// downloaded).
-    Model {
-        /// install or list.
-        #[command(subcommand)]
-        action: ModelAction,
-    },
     /// Serve the Model Context Protocol over stdio, for coding agents.
     Mcp,
     /// Let this repository's .codesearch.toml choose remote providers, URLs, API key
@@ -109,23 +102,6 @@ pub enum HooksAction {
     Install,
     /// Remove our hooks and restore the ones they replaced.
     Uninstall,
-}
-
-/// `model` actions.
-#[derive(Debug, Subcommand)]
-pub enum ModelAction {
-    /// Copy a sentence-embedding model in Hugging Face layout (config.json, tokenizer.json,
-    /// model.safetensors; BERT family) into the model directory and check that it works.
-    Install {
-        /// The model directory to copy.
-        #[arg(long, value_name = "DIR")]
-        from: PathBuf,
-        /// Name to select it by (`[embed] model = "NAME"`); default: the directory's name.
-        #[arg(long)]
-        name: Option<String>,
-    },
-    /// List the bundled model and the installed ones.
-    List,
 }
 
 /// `--mode NAME`: the search modes by the names the library gives them (MCP takes the same).

@@ -9,7 +9,6 @@ mod cmd_doctor;
 mod cmd_gc;
 mod cmd_hooks;
 mod cmd_index;
-mod cmd_model;
 mod cmd_remote;
 mod cmd_search;
 mod cmd_share;
@@ -149,7 +148,6 @@ pub fn run(cli: Cli) -> Result<Outcome, Error> {
         Some(Command::Import { file }) => cmd_share::import(&dir, &file),
         Some(Command::Push { remote, all }) => cmd_remote::push(&dir, remote.as_deref(), all),
         Some(Command::Pull { remote }) => cmd_remote::pull(&dir, remote.as_deref()),
-        Some(Command::Model { action }) => cmd_model::run(&action),
         Some(Command::Trust { revoke }) => cmd_trust::run(&dir, revoke),
         Some(Command::Mcp) => {
             let stdin = std::io::stdin();

@@ -62,7 +62,7 @@ pub fn read_config_file(path: &Path) -> Result<Option<String>, ConfigError> {
 }
 
 /// The settings of a config file's text, and the provider it names when that is none
-/// this build knows (read as the default, `none`). An unknown provider is not a parse
+/// this build knows (read as the default). An unknown provider is not a parse
 /// error: in an untrusted file it is dropped like any provider that file may not choose,
 /// and in a trusted one it is refused as an invalid setting, naming the key.
 pub(super) fn parse_config(text: &str) -> Result<(Config, Option<String>), toml::de::Error> {
@@ -76,7 +76,7 @@ pub(super) fn parse_config(text: &str) -> Result<(Config, Option<String>), toml:
     Ok((config, unknown))
 }
 
-/// Replace an unknown `[embed] provider` name by `none`, returning the name.
+/// Replace an unknown `[embed] provider` name by the default, returning the name.
 fn take_unknown_provider(root: &mut DeTable<'_>) -> Option<String> {
     let (_, embed) = root.iter_mut().find(|(k, _)| k.get_ref() == "embed")?;
     let DeValue::Table(embed) = embed.get_mut() else {
@@ -88,7 +88,7 @@ fn take_unknown_provider(root: &mut DeTable<'_>) -> Option<String> {
         return None;
     }
     let name = name.to_string();
-    *value.get_mut() = DeValue::String(Cow::Borrowed(Provider::None.as_str()));
+    *value.get_mut() = DeValue::String(Cow::Borrowed(Provider::default().as_str()));
     Some(name)
 }
 
@@ -178,7 +178,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(CONFIG_FILE), HOSTILE).unwrap();
         let c = Config::load(dir.path(), |_| None).unwrap();
-        assert_eq!(c.embed.provider, Provider::None);
+        assert_eq!(c.embed.provider, Provider::Static);
         assert_eq!(c.embed.url, EmbedConfig::default().url);
         assert_eq!(c.embed.api_key_env, "");
         assert_eq!(c.llm, LlmConfig::default());
@@ -192,13 +192,13 @@ mod tests {
         assert!(c.untrusted.is_empty());
         let other = crate::util::sha256_hex(b"older file");
         let c = Config::load(dir.path(), |k| (k == TRUST_KEY).then(|| other.clone())).unwrap();
-        assert_eq!(c.embed.provider, Provider::None);
+        assert_eq!(c.embed.provider, Provider::Static);
         // The user's own git config may still choose a provider.
         let c = Config::load(dir.path(), |k| {
-            (k == "codesearch.embedprovider").then(|| "local".into())
+            (k == "codesearch.embedprovider").then(|| "none".into())
         })
         .unwrap();
-        assert_eq!(c.embed.provider, Provider::Local);
+        assert_eq!(c.embed.provider, Provider::None);
     }
 
     #[test]

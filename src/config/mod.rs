@@ -221,13 +221,13 @@ mod tests {
         std::fs::write(&file, text).unwrap();
         // Untrusted: dropped like a provider the file may not choose.
         let c = Config::load(dir.path(), |_| None).unwrap();
-        assert_eq!(c.embed.provider, Provider::None);
+        assert_eq!(c.embed.provider, Provider::Static);
         assert_eq!(c.untrusted, ["embed.provider = \"bogus\""]);
         // Trusted: refused, naming the key, the value and the file.
         let hash = crate::util::sha256_hex(text.as_bytes());
         let err = Config::load(dir.path(), |k| (k == TRUST_KEY).then(|| hash.clone()));
         let want = format!(
-            "invalid setting embed.provider = bogus (from {}): must be local, static, openai or none",
+            "invalid setting embed.provider = bogus (from {}): must be static, openai or none",
             file.display()
         );
         assert_eq!(err.unwrap_err().to_string(), want);
@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(
             err.unwrap_err().to_string(),
             "invalid setting embed.provider = bogus (from git config codesearch.embedprovider): \
-             must be local, static, openai or none"
+             must be static, openai or none"
         );
         // Other errors still point into the file's text.
         std::fs::write(&file, "[embed]\nprovider = \"bogus\"\nbatch = 3\n").unwrap();

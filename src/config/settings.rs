@@ -27,15 +27,13 @@ pub struct Config {
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct EmbedConfig {
-    /// `none` (the default: vector search off, no embedding cost; see bench/RESULTS.md and bench/history/ for
-    /// why), `local` (the model compiled into the binary, or one installed with `model
-    /// install`), `static` (the token-embedding model compiled into the binary) or `openai` (any OpenAI-compatible `/embeddings` API: OpenAI, Voyage, Ollama,
-    /// llama.cpp server, TEI, vLLM).
+    /// `static` (the default: the token-embedding model compiled into the binary), `openai`
+    /// (any OpenAI-compatible `/embeddings` API: OpenAI, Voyage, Ollama, llama.cpp server,
+    /// TEI, vLLM) or `none` (vector search off).
     pub provider: Provider,
     /// Base URL of the API; `/embeddings` is appended.
     pub url: String,
-    /// `openai`: the model name sent to the API. `local`: empty for the bundled model, or
-    /// the name of a model installed with `git codesearch model install`.
+    /// `openai`: the model name sent to the API (unused by `static`).
     pub model: String,
     /// Vector dimension (0: whatever the model returns).
     pub dimension: usize,
@@ -66,7 +64,7 @@ pub struct EmbedConfig {
 impl Default for EmbedConfig {
     fn default() -> Self {
         EmbedConfig {
-            provider: Provider::None,
+            provider: Provider::default(),
             url: "http://127.0.0.1:11434/v1".into(),
             model: String::new(),
             dimension: 0,

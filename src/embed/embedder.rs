@@ -24,8 +24,8 @@ pub enum EmbedError {
     /// The answer did not have one vector per input of a consistent dimension.
     #[error("embedding API {url} returned unusable vectors: {what}")]
     BadAnswer { url: String, what: String },
-    /// The local model failed to load or run.
-    #[error("the local embedding model failed: {what}")]
+    /// The compiled-in model failed to load or run.
+    #[error("the compiled-in embedding model failed: {what}")]
     Local { what: String },
 }
 

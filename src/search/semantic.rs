@@ -30,16 +30,15 @@ pub enum Readiness {
     },
     /// Vector search cannot run; the reason, for the degraded note.
     Off(String),
-    /// No embedding provider is configured (the default): a choice, not a degraded search.
+    /// Vector search is turned off (`provider = "none"`): a choice, not a degraded search.
     Disabled,
 }
 
 /// Why `--mode vector` cannot run when no provider is configured.
 pub const DISABLED: &str =
-    "vector search is off (the default; [embed] provider = none): turn it on with `git config codesearch.embedProvider local` and run `git codesearch index`";
+    "vector search is off ([embed] provider = none): turn it on with `git config codesearch.embedProvider static` and run `git codesearch index`";
 
-/// Read, once per search, whether vectors can be searched on `branch`; when they can, start
-/// loading the model in the background so that it overlaps the lexical retrievers. With a
+/// Read, once per search, whether vectors can be searched on `branch`. With a
 /// current flat copy the coverage is not counted here: the scan reads the branch's contents
 /// anyway, and the count by SQL costs more than the scan (3 ms on one-commit astropy).
 pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
@@ -48,7 +47,6 @@ pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
         return Ok(Readiness::Disabled);
     };
     if let Some(flat) = chunks.flat_vectors(&model) {
-        crate::embed::warm_up(&config.embed);
         return Ok(Readiness::Flat { model, flat });
     }
     let (done, total) = db.embed_coverage(branch, &model)?;
@@ -56,7 +54,6 @@ pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
     if done == 0 {
         return Ok(Readiness::Off(not_yet(total)));
     }
-    crate::embed::warm_up(&config.embed);
     Ok(Readiness::Lance { model, done, total })
 }
 

@@ -131,6 +131,7 @@ fn delete_versus_remove_tag_and_gc() {
         ("only_main.rs", "pub fn lives_on_main_only() {}\n"),
         ("doomed.rs", "pub fn removed_from_all_branches() {}\n"),
     ]);
+    repo.lexical();
     repo.index(&[]);
     repo.git(&["checkout", "-q", "-b", "feature"]);
     let first = repo.index(&[]);

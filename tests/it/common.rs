@@ -31,7 +31,6 @@ pub fn hermetic(cmd: &mut Command, home: &Path) {
         // (the background run has its own tests, in vectors.rs).
         .env("GIT_CODESEARCH_BACKGROUND", "0")
         .env_remove("GIT_CODESEARCH_DIR")
-        .env_remove("GIT_CODESEARCH_MODELS")
         .env_remove("GIT_CODESEARCH_TRACE")
         .env_remove("XDG_DATA_HOME")
         .env_remove("GIT_DIR")
@@ -39,9 +38,8 @@ pub fn hermetic(cmd: &mut Command, home: &Path) {
 }
 
 impl TestRepo {
-    /// An empty repository on branch `main`, with the product's defaults: vector search off
-    /// (it is opt-in). The tests about vectors (and one crash test) turn it on with
-    /// [`TestRepo::embed_locally`] or a trusted `.codesearch.toml`.
+    /// An empty repository on branch `main`, with the product's defaults: vector search on,
+    /// with the compiled-in static model (embedded in the foreground here, see `cmd`).
     pub fn new() -> TestRepo {
         let repo = TestRepo {
             dir: tempfile::tempdir().expect("tempdir"),
@@ -50,10 +48,18 @@ impl TestRepo {
         repo
     }
 
-    /// Turn vector search on with the bundled local embedding model (vectors are opt-in), as
-    /// a user does with `git config codesearch.embedProvider local`.
+    /// Choose the compiled-in static model explicitly, as a user does with `git config
+    /// codesearch.embedProvider static` (the default; a test says so where it matters).
     pub fn embed_locally(&self) -> &Self {
-        self.git(&["config", "codesearch.embedProvider", "local"]);
+        self.git(&["config", "codesearch.embedProvider", "static"]);
+        self
+    }
+
+    /// Turn vector search off, as a user does with `git config codesearch.embedProvider
+    /// none`: for tests that check exactly which files lexical retrieval and ranking bring
+    /// (in a repository of three files, vectors bring every file, closest first).
+    pub fn lexical(&self) -> &Self {
+        self.git(&["config", "codesearch.embedProvider", "none"]);
         self
     }
 
@@ -172,26 +178,6 @@ impl TestRepo {
         let mut args = vec!["index", "--json", "-q"];
         args.extend_from_slice(extra);
         serde_json::from_str(&self.run_ok(&args, 0)).expect("index JSON")
-    }
-
-    /// Run `git-codesearch` with extra environment variables.
-    pub fn run_env(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
-        let mut cmd = self.cmd(args);
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        cmd.output().expect("run git-codesearch")
-    }
-
-    /// Run with extra environment, require success, parse stdout as JSON.
-    pub fn json_env(&self, args: &[&str], env: &[(&str, &Path)]) -> serde_json::Value {
-        let out = self.run_env(args, env);
-        assert!(
-            out.status.success(),
-            "git-codesearch {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).expect("JSON")
     }
 }
 

@@ -17,7 +17,6 @@ mod layers;
 mod lines;
 mod llm;
 mod mcp;
-mod models;
 mod observe;
 mod poisoned;
 mod remote;

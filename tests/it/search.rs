@@ -172,6 +172,7 @@ fn errors_name_the_flags_on_the_command_line() {
         "{err}"
     );
     assert!(!err.contains("invalid path glob"), "{err}");
+    repo.lexical();
     let out = repo.run(&["search", "--mode", "vector", "settings"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

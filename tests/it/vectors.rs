@@ -207,13 +207,18 @@ fn switching_the_model_re_embeds_and_never_mixes_vectors() {
 }
 
 #[test]
-fn vector_search_is_off_by_default_quietly_and_mode_vector_says_how_to_turn_it_on() {
+fn vector_search_is_on_by_default_and_none_turns_it_off_quietly() {
     let repo = TestRepo::with_files(FILES);
     let v = repo.index(&[]);
-    assert_eq!(stats(&v, "embedded"), 0, "{v}");
-    // Off is the default, not a degraded search: no note.
+    assert_eq!(stats(&v, "embedded"), 4, "the static model by default: {v}");
     let hits = repo.search("blend", &[]);
     assert_eq!(hits[0]["path"], "src/colors.py");
+    assert!(hits[0]["degraded"].is_null(), "{hits:?}");
+    let hits = repo.search("mix two colours", &["--mode", "vector"]);
+    assert_eq!(hits[0]["path"], "src/colors.py", "{hits:?}");
+    // Off is a choice, not a degraded search: no note.
+    repo.lexical();
+    let hits = repo.search("blend", &[]);
     assert!(hits[0]["degraded"].is_null(), "{hits:?}");
     let out = repo.run(&["search", "blend"]);
     assert!(String::from_utf8_lossy(&out.stderr).is_empty(), "{out:?}");
@@ -222,7 +227,7 @@ fn vector_search_is_off_by_default_quietly_and_mode_vector_says_how_to_turn_it_o
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("error: vector search is not available")
-            && err.contains("codesearch.embedProvider local"),
+            && err.contains("codesearch.embedProvider static"),
         "{err}"
     );
     assert!(err.contains("hint:"), "{err}");
@@ -342,43 +347,53 @@ fn flat_copies(repo: &TestRepo) -> Vec<std::path::PathBuf> {
         .unwrap_or_default()
 }
 
+/// The files under the index's LanceDB directory (a vector table would be there).
+fn lance_tables(repo: &TestRepo) -> Vec<String> {
+    std::fs::read_dir(repo.path().join(".git/codesearch/lance"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("vectors_"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 #[test]
-fn searches_read_a_flat_copy_of_the_vectors_that_follows_the_table() {
+fn vectors_are_stored_once_in_a_flat_file_that_runs_and_gc_keep_current() {
     let mut files: Vec<(&str, &str)> = FILES.to_vec();
     files.extend_from_slice(DISTRACTORS);
     let repo = TestRepo::with_files(&files);
-    repo.git(&["config", "codesearch.embedProvider", "static"]);
     repo.index(&[]);
-    let copies = flat_copies(&repo);
-    assert_eq!(copies.len(), 1, "{copies:?}");
+    let flat = flat_copies(&repo);
+    assert_eq!(flat.len(), 1, "{flat:?}");
+    assert!(
+        lance_tables(&repo).is_empty(),
+        "no second copy: {:?}",
+        lance_tables(&repo)
+    );
     let query = "where do we retry failed uploads";
-    let paths = |repo: &TestRepo| {
-        let hits = repo.search(query, &["-n", "5", "--mode", "vector"]);
-        hits.iter()
-            .map(|h| format!("{}:{}", h["path"], h["start_line"]))
-            .collect::<Vec<_>>()
-    };
-    let flat = paths(&repo);
-    // Without the copy, LanceDB answers, the same.
-    let saved = std::fs::read(&copies[0]).unwrap();
-    std::fs::remove_file(&copies[0]).unwrap();
-    assert_eq!(paths(&repo), flat);
-    std::fs::write(&copies[0], &saved).unwrap();
-    // A new file embedded: the table has a new version, the stale copy is not read, and the
-    // next run makes it again with the new vectors.
+    let before = std::fs::read(&flat[0]).unwrap();
+    // A new file embedded: its rows join the file, and a search finds them.
     repo.write("src/resend.py", "def resend_upload(blob):\n    \"\"\"Retry a failed upload.\"\"\"\n    return push_blob(blob)\n");
     repo.commit_all("resend");
     repo.index(&[]);
-    assert_ne!(
-        std::fs::read(&copies[0]).unwrap(),
-        saved,
-        "the copy was made again"
-    );
+    let grown = std::fs::read(&flat[0]).unwrap();
+    assert!(grown.len() > before.len(), "rows added");
     let hits = repo.search(query, &["-n", "10", "--mode", "vector"]);
     assert!(
         hits.iter().any(|h| h["path"] == "src/resend.py"),
         "{hits:?}"
     );
+    // Deleted everywhere and collected: its rows leave the file, which is what it was.
+    repo.remove("src/resend.py");
+    repo.commit_all("drop resend");
+    repo.index(&[]);
+    repo.run_ok(&["gc"], 0);
+    assert_eq!(std::fs::read(&flat[0]).unwrap(), before, "rows removed");
+    assert!(lance_tables(&repo).is_empty());
+    let hits = repo.search(query, &["-n", "10", "--mode", "vector"]);
+    assert!(!hits.iter().any(|h| h["path"] == "src/resend.py"));
 }
 
 #[test]

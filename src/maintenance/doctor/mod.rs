@@ -463,11 +463,12 @@ mod tests {
         ] {
             assert!(severe(Health::default(), sqlite(code)).is_err(), "{code}");
         }
-        let io = lancedb::Error::ObjectStore {
-            source: object_store::Error::Generic {
-                store: "local",
-                source: Box::new(std::io::Error::from(std::io::ErrorKind::StorageFull)),
-            },
+        // An I/O error among the causes, not the variant, is what makes it transient.
+        let io = lancedb::Error::Other {
+            message: "write failed".into(),
+            source: Some(Box::new(std::io::Error::from(
+                std::io::ErrorKind::StorageFull,
+            ))),
         };
         let lance = StoreError::Lance {
             path: "/idx/lance".into(),
