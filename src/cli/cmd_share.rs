@@ -55,5 +55,9 @@ pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
         )
         .map_err(Error::Output)?;
     }
+    let later = super::runs::embed_checked_out(&ws);
+    if later > 0 {
+        writeln!(out, "embedding {later} files in the background").map_err(Error::Output)?;
+    }
     Ok(Outcome::Found)
 }

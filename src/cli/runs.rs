@@ -36,6 +36,19 @@ pub fn embed_after(ws: &Workspace, report: &IndexReport, rev: Option<&str>) -> u
     }
 }
 
+/// After a pull or an import (vectors never travel): start the background embedding of what
+/// the checked-out branch now lacks; returns how many files it will embed. With background
+/// runs turned off, the next index run or search embeds them.
+pub fn embed_checked_out(ws: &Workspace) -> usize {
+    if !background::enabled() {
+        return 0;
+    }
+    match ws.branch() {
+        Ok(b) if !b.unborn => background::embed_later(ws, &b.key, None),
+        _ => 0,
+    }
+}
+
 /// How long an MCP `reindex` call embeds before answering (the rest stays pending).
 const MCP_EMBED_BUDGET: Duration = Duration::from_secs(60);
 

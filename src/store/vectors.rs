@@ -476,7 +476,12 @@ mod tests {
         VectorRow {
             id: format!("{hash}:0"),
             content_hash: hash,
-            language: if i.is_multiple_of(2) { "rust" } else { "python" }.into(),
+            language: if i.is_multiple_of(2) {
+                "rust"
+            } else {
+                "python"
+            }
+            .into(),
             vector,
         }
     }

@@ -507,3 +507,34 @@ fn credentials_are_never_printed_even_in_errors() {
     no_secret(&out);
     assert!(out.status.success(), "{out:?}");
 }
+
+/// Vectors never travel: a pull into a fresh clone with the default (static vectors) starts
+/// embedding what the checked-out branch now lacks, in the background as `index` does.
+#[test]
+fn a_pull_embeds_the_pulled_branch_in_the_background() {
+    let t = Target::file();
+    let ci = fixture();
+    ci.index(&[]);
+    t.ok(&ci, &["push"]);
+    let dev = fresh_clone(&ci);
+    let out = t
+        .cmd(&dev, &["pull", &t.url])
+        .env_remove("GIT_CODESEARCH_BACKGROUND")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("files in the background"), "{text}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let (done, total) = crate::vectors::coverage(&dev);
+        if total > 0 && done == total {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never embedded: {done} of {total}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50)); // polling interval
+    }
+}

@@ -251,7 +251,7 @@ fn index_with_background(repo: &TestRepo, extra: &[&str]) -> serde_json::Value {
 }
 
 /// The branch's vector coverage from `status --json`: (embedded files, files with chunks).
-fn coverage(repo: &TestRepo) -> (u64, u64) {
+pub(crate) fn coverage(repo: &TestRepo) -> (u64, u64) {
     let s: serde_json::Value =
         serde_json::from_str(&repo.run_ok(&["status", "--json"], 0)).unwrap();
     let v = &s["vectors"];
