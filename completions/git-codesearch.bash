@@ -131,7 +131,7 @@ _git__codesearch() {
 
     case "${cmd}" in
         git__codesearch)
-            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help --version search index status gc doctor hooks mcp trust export import push pull generate-assets help"
+            opts="-C -n -l -q -h -V --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --explain --quiet --help --version search index status gc doctor hooks mcp trust export import push pull generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -699,7 +699,7 @@ _git__codesearch() {
             return 0
             ;;
         git__codesearch__subcmd__search)
-            opts="-n -l -q -C -h --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --quiet --help"
+            opts="-n -l -q -C -h --limit --path --lang --branch --rev --mode --json --files-only --max-tokens --no-index --explain --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_git_codesearch_global_optspecs
-    string join \n C= n/limit= path= lang= branch= rev= mode= json l/files-only max-tokens= no-index q/quiet h/help V/version
+    string join \n C= n/limit= path= lang= branch= rev= mode= json l/files-only max-tokens= no-index explain q/quiet h/help V/version
 end
 
 function __fish_git_codesearch_needs_command
@@ -38,6 +38,7 @@ complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l max-token
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l json -d 'One JSON object per hit on stdout'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -s l -l files-only -d 'Print ranked unique file paths only (like `rg -l`)'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l no-index -d 'Do not build the index if the branch has none yet'
+complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l explain -d 'Show what made each hit\'s score: every feature and what it added (with --json, an `explain` field)'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -s V -l version -d 'Print version'
@@ -69,6 +70,7 @@ complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l json -d 'One JSON object per hit on stdout'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s l -l files-only -d 'Print ranked unique file paths only (like `rg -l`)'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l no-index -d 'Do not build the index if the branch has none yet'
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l explain -d 'Show what made each hit\'s score: every feature and what it added (with --json, an `explain` field)'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand index" -l rev -d 'Index a commit, tag or branch as committed, without checking it out' -r

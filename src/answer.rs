@@ -169,6 +169,10 @@ pub struct HitRecord<'a> {
     /// Whether a budget trimmed this hit's last lines (with a budget).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
+    /// What made its score, feature by feature (when asked: `--explain`); the values sum to
+    /// `score`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<&'a crate::search::explain::Why>,
 }
 
 /// Lines of snippet per hit.
@@ -205,7 +209,14 @@ impl<'a> HitRecord<'a> {
             degraded,
             content: content.map(|_| lines()),
             truncated: content,
+            explain: None,
         }
+    }
+
+    /// The record with the hit's score explained.
+    pub fn explained(mut self, hit: &'a Hit) -> HitRecord<'a> {
+        self.explain = Some(&hit.why);
+        self
     }
 }
 

@@ -151,6 +151,10 @@ pub struct SearchArgs {
     /// Do not build the index if the branch has none yet.
     #[arg(long = "no-index")]
     pub no_index: bool,
+    /// Show what made each hit's score: every feature and what it added (with --json, an
+    /// `explain` field).
+    #[arg(long, conflicts_with = "files_only")]
+    pub explain: bool,
     /// Print nothing on stderr but errors.
     #[arg(short = 'q', long)]
     pub quiet: bool,

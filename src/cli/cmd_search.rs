@@ -71,7 +71,10 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
             &query,
             &branch.key,
             degraded,
-            args.json,
+            render::Shown {
+                json: args.json,
+                explain: args.explain,
+            },
             &style,
         )
     };

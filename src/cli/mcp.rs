@@ -161,7 +161,8 @@ fn tools() -> Value {
                 "path": {"type": "string", "description": "only paths matching this glob, relative to the repository, e.g. src/**/*.rs"},
                 "lang": {"type": "string", "description": "only this language: rust, python, go, java, typescript, javascript, c, cpp, …"},
                 "mode": {"type": "string", "enum": ["hybrid", "bm25", "vector", "symbol"], "default": "hybrid"},
-                "max_tokens": {"type": "integer", "minimum": 1, "default": DEFAULT_BUDGET}
+                "max_tokens": {"type": "integer", "minimum": 1, "default": DEFAULT_BUDGET},
+                "explain": {"type": "boolean", "default": false, "description": "each hit's score feature by feature (what each added)"}
             }, "required": ["query"]}
         },
         {
@@ -280,6 +281,10 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
     }
     let mode = str_arg(args, "mode").unwrap_or("hybrid");
     let mode = Mode::named(mode).ok_or_else(|| ToolError::Bad(format!("unknown mode {mode:?}")))?;
+    let explain = args
+        .get("explain")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let budget_tokens = args
         .get("max_tokens")
         .and_then(Value::as_u64)
@@ -308,7 +313,10 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
         .enumerate()
         .map(|(i, h)| {
             let truncated = i + 1 == hits.len() && cut.trimmed_lines > 0;
-            let record = HitRecord::new(h, &result.query, &branch, degraded, Some(truncated));
+            let mut record = HitRecord::new(h, &result.query, &branch, degraded, Some(truncated));
+            if explain {
+                record = record.explained(h);
+            }
             text.push_str(&format!(
                 "{}:{}-{} (score {:.4})\n{}\n\n",
                 h.path,

@@ -112,6 +112,15 @@ pub enum Style {
     Full { cut: Cut, max: u32 },
 }
 
+/// How hits are shown: as JSON lines or text, with or without their scores explained.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Shown {
+    /// One JSON object per hit.
+    pub json: bool,
+    /// Each hit's features and what each added (`--explain`).
+    pub explain: bool,
+}
+
 /// Write hits as text or JSON lines.
 pub fn write_hits(
     out: &mut impl Write,
@@ -119,14 +128,22 @@ pub fn write_hits(
     q: &Query,
     branch: &str,
     degraded: Option<&str>,
-    json: bool,
+    shown: Shown,
     style: &Style,
 ) -> std::io::Result<()> {
-    if json {
-        write_json(out, hits, q, branch, degraded, style)
+    if shown.json {
+        write_json(out, hits, q, (branch, degraded), shown.explain, style)
     } else {
-        write_text(out, hits, q, color_stdout(), style)
+        write_text(out, hits, q, (color_stdout(), shown.explain), style)
     }
+}
+
+/// A hit's score, feature by feature, one line each (`--explain`).
+fn write_why(out: &mut impl Write, hit: &Hit) -> std::io::Result<()> {
+    for c in &hit.why.0 {
+        writeln!(out, "        {:+.4}  {}", c.value, c.feature.describe())?;
+    }
+    Ok(())
 }
 
 /// Write hits grep-style: `path:start-end  score  [sources]` then numbered lines.
@@ -134,7 +151,7 @@ pub fn write_text(
     out: &mut impl Write,
     hits: &[Hit],
     q: &Query,
-    color: bool,
+    (color, explain): (bool, bool),
     style: &Style,
 ) -> std::io::Result<()> {
     for hit in hits {
@@ -153,6 +170,9 @@ pub fn write_text(
             hit.score,
             sources.join("+")
         )?;
+        if explain {
+            write_why(out, hit)?;
+        }
         let lines = match style {
             Style::Snippet => snippet(hit, q, SNIPPET_LINES),
             Style::Full { .. } => &hit.lines[..],
@@ -189,8 +209,8 @@ pub fn write_json(
     out: &mut impl Write,
     hits: &[Hit],
     q: &Query,
-    branch: &str,
-    degraded: Option<&str>,
+    (branch, degraded): (&str, Option<&str>),
+    explain: bool,
     style: &Style,
 ) -> std::io::Result<()> {
     for (i, hit) in hits.iter().enumerate() {
@@ -199,7 +219,10 @@ pub fn write_json(
             Style::Full { cut, .. } => Some(i + 1 == hits.len() && cut.trimmed_lines > 0),
             Style::Snippet => None,
         };
-        let record = HitRecord::new(hit, q, branch, degraded, content);
+        let mut record = HitRecord::new(hit, q, branch, degraded, content);
+        if explain {
+            record = record.explained(hit);
+        }
         let line = serde_json::to_string(&record).map_err(std::io::Error::other)?;
         writeln!(out, "{line}")?;
     }

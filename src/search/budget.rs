@@ -112,6 +112,7 @@ mod tests {
             lines: (start..start + n)
                 .map(|i| (i, format!("    let value_{i} = compute(input, {i});")))
                 .collect(),
+            why: Default::default(),
         }
     }
 

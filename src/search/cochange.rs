@@ -41,10 +41,13 @@ pub fn add_partners(cx: &Context<'_>, ranked: &mut Vec<Ranked>) -> Result<(), Se
             continue;
         };
         let at = (pos + i).min(ranked.len());
-        entry.0.score = ranked
+        let placed = ranked
             .get(at)
             .or(ranked.last())
             .map_or(entry.0.score, |(s, _)| s.score);
+        let add = placed - entry.0.score;
+        entry.0.score = placed;
+        entry.0.why.add(super::explain::Feature::ChangedWith, add);
         if !entry.0.sources.contains(&Source::History) {
             entry.0.sources.push(Source::History);
         }
@@ -87,6 +90,7 @@ fn take_or_make(
         score: 0.0,
         sources: Vec::new(),
         members: Vec::new(),
+        why: Default::default(),
     };
     Ok(Some((span, first.into_iter().collect())))
 }

@@ -129,7 +129,9 @@ pub fn lift_best_spans(
     for s in spans.iter_mut() {
         if let Some((f, lifted)) = by_path.get_mut(&s.path) {
             if *lifted < max_spans {
-                s.score += f.score * decay.powi(*lifted as i32);
+                let add = f.score * decay.powi(*lifted as i32);
+                s.score += add;
+                s.why.add(super::explain::Feature::FileLists, add);
                 s.sources.extend(f.sources.iter().copied());
                 s.sources.sort();
                 s.sources.dedup();
@@ -293,6 +295,7 @@ mod tests {
             score,
             sources: vec![Source::Bm25],
             members: Vec::new(),
+            why: Default::default(),
         }
     }
 

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use super::explain::{Feature, Why};
+
 /// Which retriever found a candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -45,6 +47,8 @@ pub struct Fused {
     pub score: f64,
     /// Retrievers that returned the key, in order.
     pub sources: Vec<Source>,
+    /// What each list added.
+    pub why: Why,
 }
 
 /// Fuse ranked lists of keys: each list has a source and a weight; ranks start at 1.
@@ -63,9 +67,18 @@ pub fn rrf(lists: &[(Source, f64, Vec<String>)], k: f64) -> Vec<(String, Fused)>
                 Fused {
                     score: 0.0,
                     sources: Vec::new(),
+                    why: Why::default(),
                 }
             });
-            entry.score += weight / (k + (i + 1) as f64);
+            let add = weight / (k + (i + 1) as f64);
+            entry.score += add;
+            entry.why.add(
+                Feature::Retrieved {
+                    by: *source,
+                    rank: i + 1,
+                },
+                add,
+            );
             if !entry.sources.contains(source) {
                 entry.sources.push(*source);
             }
@@ -95,6 +108,8 @@ pub struct Span {
     pub sources: Vec<Source>,
     /// Indices of the original items merged into this span.
     pub members: Vec<usize>,
+    /// What made its score (`search::explain`).
+    pub why: Why,
 }
 
 /// Merge spans of the same file that overlap, or that touch (`gap` lines apart at most)
@@ -112,6 +127,7 @@ pub fn merge_spans(mut spans: Vec<Span>, gap: u32, max_lines: u32) -> Vec<Span> 
                 && s.end.max(last.end) - last.start < max_lines;
             if last.path == s.path && (overlaps || touches) {
                 let (hi, lo) = if s.score > last.score {
+                    last.why = s.why.clone();
                     (s.score, last.score)
                 } else {
                     (last.score, s.score)
@@ -133,6 +149,8 @@ pub fn merge_spans(mut spans: Vec<Span>, gap: u32, max_lines: u32) -> Vec<Span> 
     }
     for (s, e) in out.iter_mut().zip(extra) {
         s.score += 0.1 * e;
+        let chunks = s.members.len() - 1;
+        s.why.add(Feature::Neighbours { chunks }, 0.1 * e);
         s.sources.sort();
     }
     sort_best_first(&mut out);
@@ -187,6 +205,7 @@ mod tests {
             score,
             sources: vec![Source::Bm25],
             members: vec![i],
+            why: Why::default(),
         }
     }
 

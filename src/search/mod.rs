@@ -9,6 +9,7 @@ pub(crate) mod cochange;
 pub(crate) mod commits;
 pub(crate) mod defs;
 pub(crate) mod evidence;
+pub mod explain;
 pub(crate) mod files;
 pub(crate) mod fusion;
 mod gather;

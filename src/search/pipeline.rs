@@ -240,6 +240,7 @@ fn with_text(chunks: &ChunkStore, ranked: Vec<Ranked>) -> Result<Vec<Hit>, Searc
                 end_line: s.end,
                 score: s.score,
                 sources: s.sources,
+                why: s.why,
             }
         })
         .collect())

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use globset::GlobMatcher;
 
+use super::explain::{Feature, Why};
 use super::fusion::{self, Source, Span};
 use super::params::Ranking;
 use super::query::Query;
@@ -180,6 +181,11 @@ impl Place<'_> {
             let chunk = chunk_by_id[id.as_str()];
             for (path, mtime) in members.get(&chunk.content_hash).into_iter().flatten() {
                 if let Some(boost) = self.boost(path, *mtime, &chunk.language) {
+                    let mut why = f.why.clone();
+                    why.add(
+                        Feature::PathAndRecency { factor: boost },
+                        f.score * (boost - 1.0),
+                    );
                     spans.push(Span {
                         path: path.clone(),
                         start: chunk.start_line,
@@ -187,6 +193,7 @@ impl Place<'_> {
                         score: f.score * boost,
                         sources: f.sources.clone(),
                         members: vec![chunks.len()],
+                        why,
                     });
                     chunks.push(chunk.clone());
                 }
@@ -347,6 +354,8 @@ fn add_file_spans(
         let Some(c) = best.get(&f.content_hash) else {
             continue;
         };
+        let mut why = Why::default();
+        why.add(Feature::FileOnly, f.score);
         merged.push(Span {
             path: f.path,
             start: c.start_line,
@@ -354,6 +363,7 @@ fn add_file_spans(
             score: f.score,
             sources: f.sources,
             members: vec![chunk_of_span.len()],
+            why,
         });
         chunk_of_span.push(c.clone());
     }

@@ -98,7 +98,9 @@ pub(super) fn rerank(
                 s.sources.sort();
             }
         }
-        s.score += add * top * prior(&s.path);
+        let add = add * top * prior(&s.path);
+        s.score += add;
+        s.why.add(super::explain::Feature::Evidence, add);
     }
     sort_best_first(spans);
 }
@@ -249,6 +251,7 @@ mod tests {
             score,
             sources: vec![Source::Bm25],
             members: vec![member],
+            why: Default::default(),
         }
     }
 

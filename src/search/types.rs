@@ -139,6 +139,8 @@ pub struct Hit {
     pub language: String,
     /// The lines of the hit, numbered.
     pub lines: Vec<(u32, String)>,
+    /// What made its score (`--explain`): contributions that sum to `score`.
+    pub why: super::explain::Why,
 }
 
 /// Everything a search returns.

@@ -334,3 +334,37 @@ fn a_file_with_one_long_line_is_indexed_and_an_old_skip_is_checked_again() {
     repo.run_ok(&["index", "-q"], 0);
     assert_eq!(repo.hit_paths("lookup_checked", &[])[0], "src/builtin.c");
 }
+
+/// `--explain`: each hit's features and what each added, summing to its score, for every
+/// shape of query (a name, a question, a pasted issue) so that no ranking step changes a
+/// score without saying so.
+#[test]
+fn explain_shows_each_features_share_and_the_shares_sum_to_the_score() {
+    let repo = fixture();
+    let issue = "Upload fails after a timeout\n\nWhen the network drops, retry_upload gives up.\nExpected: it retries with backoff.";
+    for query in ["load_config", "where do we retry failed uploads", issue] {
+        let hits = repo.search(query, &["--explain", "-n", "10"]);
+        assert!(!hits.is_empty(), "{query}");
+        for h in &hits {
+            let why = h["explain"].as_array().expect("explain field");
+            assert!(!why.is_empty(), "{h}");
+            let sum: f64 = why.iter().map(|c| c["value"].as_f64().unwrap()).sum();
+            let score = h["score"].as_f64().unwrap();
+            assert!((sum - score).abs() < 1e-9, "{query}: {sum} != {score}: {h}");
+            assert!(why.iter().all(|c| c["feature"].is_string()), "{h}");
+        }
+    }
+    // Not asked: no field (an agent pays for every token).
+    let plain = repo.search("load_config", &[]);
+    assert!(plain[0].get("explain").is_none(), "{}", plain[0]);
+    // On a terminal: one line per feature under each hit.
+    let text = repo.run_ok(
+        &["search", "--explain", "where do we retry failed uploads"],
+        0,
+    );
+    assert!(text.contains("found it at rank 1"), "{text}");
+    assert!(
+        text.lines().any(|l| l.trim_start().starts_with('+')),
+        "{text}"
+    );
+}

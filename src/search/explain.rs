@@ -1,0 +1,85 @@
+//! Why a hit ranks where it does (`--explain`). Every step of ranking that changes a
+//! candidate's score records what it added, as a named feature and a value, so that a hit's
+//! contributions always sum to its score: a step that changed a score without saying so
+//! would break that sum, which the tests check on real searches.
+
+use serde::Serialize;
+
+use super::fusion::Source;
+
+/// What added to (or took from) a hit's score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "feature", rename_all = "snake_case")]
+pub enum Feature {
+    /// A retriever's list ranked the hit's chunk: weight / (k + rank).
+    Retrieved {
+        /// The retriever.
+        by: Source,
+        /// Its rank in that list (1 is first).
+        rank: usize,
+    },
+    /// Recency and the path prior (tests, docs, vendored code lower), as one factor on what
+    /// the chunk had.
+    PathAndRecency {
+        /// The factor.
+        factor: f64,
+    },
+    /// Neighbouring chunks merged into the hit: a tenth of their scores.
+    Neighbours {
+        /// How many chunks were merged in.
+        chunks: usize,
+    },
+    /// Whole-file lists ranked the hit's file (file, title, the vectors' files, past
+    /// commits): a file's best spans share its score.
+    FileLists,
+    /// Only whole-file lists found the file: the hit is its best chunk, scored as the file.
+    FileOnly,
+    /// A question's words in the path, its topic, or a definition it names.
+    Evidence,
+    /// Changed together with a top result in history: placed after the top hits.
+    ChangedWith,
+}
+
+impl Feature {
+    /// The feature in words, for a terminal.
+    pub fn describe(&self) -> String {
+        match self {
+            Feature::Retrieved { by, rank } => format!("{} found it at rank {rank}", by.name()),
+            Feature::PathAndRecency { factor } => format!("path prior and recency (x{factor:.2})"),
+            Feature::Neighbours { chunks } => format!("{chunks} neighbouring chunk(s) merged in"),
+            Feature::FileLists => "whole-file lists ranked its file".into(),
+            Feature::FileOnly => "only whole-file lists found its file".into(),
+            Feature::Evidence => "the question's words in its path, topic or definition".into(),
+            Feature::ChangedWith => "changed together with a top result".into(),
+        }
+    }
+}
+
+/// One feature's share of a score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Contribution {
+    /// The feature.
+    #[serde(flatten)]
+    pub feature: Feature,
+    /// What it added (negative: took away).
+    pub value: f64,
+}
+
+/// The contributions to one candidate's score, in the order ranking applied them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Why(pub Vec<Contribution>);
+
+impl Why {
+    /// Record that `feature` added `value`.
+    pub fn add(&mut self, feature: Feature, value: f64) {
+        if value != 0.0 {
+            self.0.push(Contribution { feature, value });
+        }
+    }
+
+    /// The sum of the contributions (the score they explain).
+    pub fn total(&self) -> f64 {
+        self.0.iter().map(|c| c.value).sum()
+    }
+}
