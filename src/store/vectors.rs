@@ -141,7 +141,11 @@ impl ChunkStore {
             l.rt.block_on(t.count_rows(None))
                 .map_err(|e| lance_err(&l.path, "count vectors", e))?;
         if n >= ANN_MIN_ROWS {
-            return Ok(());
+            // An older build's copy of this table beside it: the table is the store now.
+            let copy = flat::path_of(&self.lance_dir, model);
+            return std::fs::remove_file(&copy)
+                .or_else(ignore_missing)
+                .map_err(StoreError::file(&copy, "remove"));
         }
         let rows = self.table_rows(&t)?;
         // The flat file first: a stop between the two leaves both, and the flat file wins.
@@ -193,7 +197,7 @@ impl ChunkStore {
     /// The dimension of `model`'s stored vectors, if it has any.
     pub fn vector_dimension(&self, model: &str) -> Result<Option<usize>, StoreError> {
         if let Some(flat) = self.flat_vectors(model) {
-            return Ok(Some(flat.dimension()));
+            return Ok((!flat.is_empty()).then(|| flat.dimension()));
         }
         let Some(t) = self.vector_table(model)? else {
             return Ok(None);
@@ -234,6 +238,7 @@ impl ChunkStore {
             .map(|r| flat::hash_bytes(&r.content_hash))
             .collect();
         let mut stored: Vec<Stored<'_>> = match &flat {
+            Some(f) if f.is_empty() => Vec::new(),
             Some(f) if f.dimension() != dim => {
                 return Err(self.vshape(format!(
                     "vectors of {dim} dimensions, the stored ones have {}",
@@ -417,7 +422,12 @@ impl ChunkStore {
                 .into_iter()
                 .filter(|r| !gone.contains(&r.hash))
                 .collect();
-            if kept.len() != all.len() {
+            if kept.is_empty() {
+                // No rows left: no file (an empty one would claim a dimension of 0).
+                std::fs::remove_file(&path)
+                    .or_else(ignore_missing)
+                    .map_err(StoreError::file(&path, "remove"))?;
+            } else if kept.len() != all.len() {
                 flat::write_stored(&path, flat::RECORD, &kept)?;
             }
         }
@@ -541,6 +551,13 @@ mod tests {
         let mut odd = row(20);
         odd.vector.push(1.0);
         assert!(cs.add_vectors("m", &[odd]).is_err());
+        // Every row collected: no file is left to claim a dimension, and vectors come back.
+        let all: Vec<String> = (0..11).map(|i| row(i).content_hash).collect();
+        cs.delete_vectors(&all).unwrap();
+        assert!(!flat::path_of(&cs.lance_dir, "m").exists());
+        assert_eq!(cs.vector_dimension("m").unwrap(), None);
+        cs.add_vectors("m", &[row(30)]).unwrap();
+        assert_eq!(cs.vector_dimension("m").unwrap(), Some(16));
     }
 
     #[test]
@@ -571,8 +588,11 @@ mod tests {
         let from_table = cs.search_vectors("m", &query, 3, None).unwrap();
         assert_eq!(ids(&from_flat)[0], row(500).id);
         assert_eq!(ids(&from_table)[0], row(500).id);
-        // Large, it stays where it is.
+        // Large, it stays where it is, and an older build's copy of it goes.
+        let copy = flat::path_of(&cs.lance_dir, "m");
+        flat::write(&copy, "3:a:b", &[row(1).as_flat()]).unwrap();
         cs.settle_vectors("m").unwrap();
         assert!(cs.flat_vectors("m").is_none());
+        assert!(!copy.exists());
     }
 }
