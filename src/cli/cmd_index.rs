@@ -49,6 +49,7 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
         } else {
             EmbedPolicy::All
         },
+        stop: super::stop(),
     };
     let report = index::run(&ws, &opts, &Terminal::new(quiet))?;
     let background = match later && !report.deferred {

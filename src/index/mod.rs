@@ -24,7 +24,7 @@ pub(crate) mod verify;
 pub(crate) mod walk;
 
 pub use error::IndexError;
-pub use interrupt::{interrupt, interrupted};
+pub use interrupt::Stop;
 pub use observe::{Event, Observer, Phase, Silent};
 pub use run::{run, IndexOptions, IndexReport, ResumeChoice};
 pub use vectors::{EmbedPolicy, EmbedReport};

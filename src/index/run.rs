@@ -47,6 +47,8 @@ pub struct IndexOptions {
     pub commit: Option<String>,
     /// Whether to embed pending chunks after the branch is committed.
     pub embed: EmbedPolicy,
+    /// Checked between batches: when requested, the run stops where its progress is saved.
+    pub stop: super::Stop,
 }
 
 /// The outcome of `index`.
@@ -134,6 +136,7 @@ fn run_locked(
                 chunks: &chunks,
                 me,
                 policy: opts.embed,
+                stop: &opts.stop,
                 obs,
             };
             report.embed = vectors::run_phase(&job, &mut report.stats)?;
@@ -268,7 +271,7 @@ fn pass(
     // Under the lock, before any parse: contents whose parse killed an earlier run are
     // known from here on (see `crashed`).
     let ledger = Ledger::open(&ws.index_dir)?;
-    stats.chunks_added = compute_all(writer, &ws.config.index, &files, &ledger, obs)?;
+    stats.chunks_added = compute_all(writer, &ws.config.index, &files, (&ledger, &opts.stop), obs)?;
     cp.phase = "commit".into();
     cp.updated_at = crate::util::unix_now();
     db.save_checkpoint(&cp)?;
@@ -371,7 +374,7 @@ fn compute_all(
     mut w: Writer<'_>,
     cfg: &IndexConfig,
     files: &[&WalkedFile],
-    ledger: &Ledger,
+    (ledger, stop): (&Ledger, &super::Stop),
     obs: &dyn Observer,
 ) -> Result<usize, IndexError> {
     obs.start(Phase::Indexing, files.len());
@@ -390,7 +393,7 @@ fn compute_all(
             let results = computing
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p));
-            if super::interrupt::interrupted() {
+            if stop.requested() {
                 return Err(IndexError::Interrupted {
                     done: w.cp.done,
                     total: w.cp.total,

@@ -50,6 +50,8 @@ pub(super) struct EmbedRun<'a> {
     /// This run's lock holder (the lease is renewed before each write).
     pub me: &'a LockHolder,
     pub policy: EmbedPolicy,
+    /// Stop where progress is saved when requested.
+    pub stop: &'a super::Stop,
     pub obs: &'a dyn Observer,
 }
 
@@ -66,6 +68,7 @@ pub(super) fn run_phase(
         chunks,
         me,
         obs,
+        stop,
         ..
     } = *run;
     let deadline = match run.policy {
@@ -130,6 +133,7 @@ pub(super) fn run_phase(
         yields: run.policy == EmbedPolicy::Yielding,
         progress: &progress,
         hold: &hold,
+        stop,
         obs,
     });
     obs.finish();
@@ -182,6 +186,8 @@ pub struct EmbedJob<'a> {
     /// Called before each write: fails when this run no longer holds the index lock, so a
     /// writer that lost it (a provider slower than the lease) stops instead of writing.
     pub hold: &'a dyn Fn() -> Result<(), IndexError>,
+    /// Stop (saving what is done) when requested.
+    pub stop: &'a super::Stop,
     /// Told when stored vectors are dropped for a new dimension.
     pub obs: &'a dyn Observer,
 }
@@ -196,7 +202,7 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
     let mut i = 0;
     let mut held = Held::default();
     while i < pending.len() {
-        if super::interrupt::interrupted() {
+        if job.stop.requested() {
             held.store(&job, &model, &mut out)?;
             out.pending = pending.len() - i;
             return Err(IndexError::Interrupted {

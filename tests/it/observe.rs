@@ -65,6 +65,7 @@ fn options(resume: ResumeChoice) -> IndexOptions {
         contention: Contention::Wait(Duration::from_secs(30)),
         commit: None,
         embed: EmbedPolicy::Skip,
+        stop: git_codesearch::index::Stop::new(),
     }
 }
 

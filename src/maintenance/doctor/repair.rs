@@ -20,6 +20,7 @@ const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 /// writing it) or a lock another run holds stops the repair with an error, changing nothing.
 pub fn repair(
     ws: &Workspace,
+    stop: &crate::index::Stop,
     obs: &dyn crate::index::Observer,
 ) -> Result<(Health, Vec<String>), IndexError> {
     let me = lock::me();
@@ -75,6 +76,7 @@ pub fn repair(
             contention: Contention::Wait(LOCK_WAIT),
             commit: None,
             embed: crate::index::EmbedPolicy::All,
+            stop: stop.clone(),
         };
         crate::index::run(ws, &opts, obs)?;
         done.push("brought the index of the checked-out branch up to date".into());
