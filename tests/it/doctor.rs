@@ -295,3 +295,17 @@ fn repair_never_wipes_on_an_io_error_opening_the_index() {
         before
     );
 }
+
+/// Vectors are stored once, in a flat file: losing it is found, and repair embeds again.
+#[test]
+fn a_lost_vector_file_is_found_and_embedded_again() {
+    damaged_then_repaired(
+        |repo| {
+            let flat = index_dir(repo).join("flat");
+            assert!(flat.is_dir(), "the default stores vectors there");
+            std::fs::remove_dir_all(flat).unwrap();
+        },
+        "its vectors are gone",
+        false,
+    );
+}

@@ -325,7 +325,7 @@ fn check_vectors(
         match dim {
             None => h.add(
                 Severity::Degraded,
-                format!("{n} contents are marked embedded by {model} but its vector table is gone"),
+                format!("{n} contents are marked embedded by {model} but its vectors are gone"),
                 Repair::ResetVectors(model.clone()),
             ),
             Some(d) if Some(&model) == configured.as_ref() && want > 0 && d != want => h.add(
