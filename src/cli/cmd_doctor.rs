@@ -14,7 +14,11 @@ use git_codesearch::Error;
 pub fn run(dir: &Path, args: &DoctorArgs) -> Result<Outcome, Error> {
     let ws = super::common::open(dir)?;
     let (before, repaired) = if args.repair {
-        doctor::repair::repair(&ws, &super::stop(), &super::observer::Terminal::new(true))?
+        doctor::repair::repair(
+            &ws,
+            &super::stop::stop(),
+            &super::observer::Terminal::new(true),
+        )?
     } else {
         (doctor::check(&ws)?, Vec::new())
     };

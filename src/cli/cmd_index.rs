@@ -49,7 +49,7 @@ pub fn run(dir: &Path, args: &IndexArgs) -> Result<Outcome, Error> {
         } else {
             EmbedPolicy::All
         },
-        stop: super::stop(),
+        stop: super::stop::stop(),
     };
     let report = index::run(&ws, &opts, &Terminal::new(quiet))?;
     let background = match later && !report.deferred {

@@ -19,6 +19,7 @@ mod mcp;
 mod observer;
 mod render;
 mod runs;
+mod stop;
 mod trace;
 
 use std::io::Write;
@@ -66,22 +67,16 @@ pub fn parse_args<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> Result
     Ok(cli)
 }
 
-/// This process's stop request, which Ctrl-C sets and every index run it starts checks.
-pub(crate) fn stop() -> git_codesearch::index::Stop {
-    static STOP: std::sync::OnceLock<git_codesearch::index::Stop> = std::sync::OnceLock::new();
-    STOP.get_or_init(git_codesearch::index::Stop::new).clone()
-}
-
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     trace::init();
     let cli = parse_args(std::env::args_os()).unwrap_or_else(|e| e.exit());
     let _ = ctrlc::set_handler(|| {
-        if stop().requested() {
+        if stop::stop().requested() {
             // Second Ctrl-C: give up at once; the last checkpoint is already saved.
             std::process::exit(130);
         }
-        stop().request();
+        stop::stop().request();
     });
     match run(cli) {
         Ok(Outcome::Found) => ExitCode::SUCCESS,

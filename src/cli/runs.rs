@@ -24,7 +24,7 @@ pub fn quiet_options(contention: Contention) -> IndexOptions {
         } else {
             EmbedPolicy::Budget(MCP_EMBED_BUDGET)
         },
-        stop: super::stop(),
+        stop: super::stop::stop(),
     }
 }
 
@@ -66,7 +66,7 @@ pub fn first_search_options(ws: &Workspace) -> IndexOptions {
         } else {
             EmbedPolicy::Budget(Duration::from_secs(ws.config.embed.search_budget_secs))
         },
-        stop: super::stop(),
+        stop: super::stop::stop(),
     }
 }
 

@@ -48,7 +48,7 @@ pub struct IndexOptions {
     /// Whether to embed pending chunks after the branch is committed.
     pub embed: EmbedPolicy,
     /// Checked between batches: when requested, the run stops where its progress is saved.
-    pub stop: super::Stop,
+    pub stop: super::interrupt::Stop,
 }
 
 /// The outcome of `index`.
@@ -374,7 +374,7 @@ fn compute_all(
     mut w: Writer<'_>,
     cfg: &IndexConfig,
     files: &[&WalkedFile],
-    (ledger, stop): (&Ledger, &super::Stop),
+    (ledger, stop): (&Ledger, &super::interrupt::Stop),
     obs: &dyn Observer,
 ) -> Result<usize, IndexError> {
     obs.start(Phase::Indexing, files.len());

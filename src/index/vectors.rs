@@ -51,7 +51,7 @@ pub(super) struct EmbedRun<'a> {
     pub me: &'a LockHolder,
     pub policy: EmbedPolicy,
     /// Stop where progress is saved when requested.
-    pub stop: &'a super::Stop,
+    pub stop: &'a super::interrupt::Stop,
     pub obs: &'a dyn Observer,
 }
 
@@ -187,7 +187,7 @@ pub struct EmbedJob<'a> {
     /// writer that lost it (a provider slower than the lease) stops instead of writing.
     pub hold: &'a dyn Fn() -> Result<(), IndexError>,
     /// Stop (saving what is done) when requested.
-    pub stop: &'a super::Stop,
+    pub stop: &'a super::interrupt::Stop,
     /// Told when stored vectors are dropped for a new dimension.
     pub obs: &'a dyn Observer,
 }

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::fusion::Source;
+use super::source::Source;
 
 /// What added to (or took from) a hit's score.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -5,13 +5,9 @@
 //! and the file-level lists should. Each value says why; docs/ranking.md has the design and
 //! bench/RESULTS.md and bench/history/ the measurements.
 
-use super::query::Query;
+use super::reading::Reading;
+pub use super::reading::Shape;
 use crate::config::{SearchConfig, Weights};
-
-/// A one-line query of at most this many words is a question; longer or several lines is
-/// an issue. The short-question set runs to 18 words; the issues' median is 24, and only one
-/// of the 268 is a single line.
-pub const QUESTION_MAX_WORDS: usize = 30;
 
 /// How much of a file's score its k-th best span (0-based) gets, for an issue: `0.75^k`. An
 /// issue's file is right more often than its lines, so the file's first spans come first and
@@ -136,26 +132,6 @@ pub mod prior {
     pub const PATH_WORD: f64 = 0.1;
 }
 
-/// What kind of query it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// One line, at most [`QUESTION_MAX_WORDS`] words.
-    Question,
-    /// Several lines, or a long line: a pasted issue, log or message.
-    Issue,
-}
-
-impl Shape {
-    /// The shape of `q`.
-    pub fn of(q: &Query) -> Shape {
-        if q.title.is_none() && q.raw.split_whitespace().count() <= QUESTION_MAX_WORDS {
-            Shape::Question
-        } else {
-            Shape::Issue
-        }
-    }
-}
-
 /// The parameters one search ranks with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ranking {
@@ -200,8 +176,8 @@ impl Ranking {
     /// question naming a topic weighs the definitions its words name at
     /// [`TOPIC_DEFINITIONS`] of a description's, and a description gets
     /// [`rerank::FILES_FOR_BEHAVIOUR`] of the vector files' weight, as of every file lift.
-    pub fn for_query(s: &SearchConfig, q: &Query) -> Ranking {
-        let shape = Shape::of(q);
+    pub fn for_query(s: &SearchConfig, reading: &Reading) -> Ranking {
+        let shape = reading.shape;
         let mut weights = s.weights.clone();
         if shape == Shape::Question {
             weights.vector = s.question_vector_weight;
@@ -215,8 +191,7 @@ impl Ranking {
             ),
             Shape::Issue => (s.rrf_k, 0.0, ISSUE_FILE_SPAN_DECAY, 0.0),
         };
-        let describes_behaviour =
-            shape == Shape::Question && super::wording::describes_behaviour(&q.raw);
+        let describes_behaviour = reading.describes_behaviour;
         weights.definitions = if describes_behaviour {
             definitions
         } else {
@@ -248,38 +223,39 @@ impl Ranking {
 mod tests {
     use super::*;
 
+    fn read(q: &str) -> Reading {
+        Reading::of(&crate::search::prepare(q).unwrap())
+    }
+
     #[test]
     fn a_line_of_words_is_a_question_and_a_pasted_issue_is_not() {
         let s = SearchConfig::default();
-        let question = crate::search::prepare("how are template filters implemented").unwrap();
+        let question = read("how are template filters implemented");
         let r = Ranking::for_query(&s, &question);
         assert_eq!(r.shape, Shape::Question);
         assert_eq!(r.rrf_k, s.question_rrf_k);
         assert!(r.weights.definitions > 0.0);
         assert_eq!(r.weights.vector, s.question_vector_weight);
         assert_eq!(r.vector_files, s.question_vector_file_weight);
-        let issue =
-            crate::search::prepare("Crash on load\nWhen I open a file the app crashes.").unwrap();
+        let issue = read("Crash on load\nWhen I open a file the app crashes.");
         let r = Ranking::for_query(&s, &issue);
         assert_eq!(r.shape, Shape::Issue);
         assert_eq!(r.rrf_k, s.rrf_k);
         assert_eq!(r.weights.definitions, 0.0);
         assert_eq!(r.vector_files, 0.0);
         assert_eq!(r.weights.vector, s.weights.vector);
-        let described = crate::search::prepare("Returns the path of the ignore file").unwrap();
+        let described = read("Returns the path of the ignore file");
         let r = Ranking::for_query(&s, &described);
         assert_eq!(
             r.vector_files,
             s.question_vector_file_weight * rerank::FILES_FOR_BEHAVIOUR
         );
-        let long_line = crate::search::prepare(&"word ".repeat(QUESTION_MAX_WORDS + 1)).unwrap();
-        assert_eq!(Shape::of(&long_line), Shape::Issue);
     }
 
     #[test]
     fn a_description_weighs_the_definitions_it_names_more_than_a_topic_question() {
         let s = SearchConfig::default();
-        let ranking = |q: &str| Ranking::for_query(&s, &crate::search::prepare(q).unwrap());
+        let ranking = |q: &str| Ranking::for_query(&s, &read(q));
         let described = ranking("Returns the type adapter for the given type");
         let topic = ranking("type adapter factories and how they are selected");
         assert!(described.describes_behaviour && !topic.describes_behaviour);

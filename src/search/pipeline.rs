@@ -8,13 +8,12 @@ use globset::{Glob, GlobMatcher};
 
 use super::fusion::Source;
 use super::query::Query;
+use super::reading::Reading;
 use super::retrievers::{of, Id};
 use super::types::{
     note, Context, Fetch, Hit, List, Mode, Ranked, SearchError, SearchOptions, SearchResult,
 };
-use super::{
-    background, cochange, defs, evidence, gather, llm, params, rank, rerank, retrieve, semantic,
-};
+use super::{background, cochange, defs, gather, llm, params, rank, rerank, retrieve, semantic};
 use crate::store::{ChunkRow, ChunkStore};
 
 /// Search the context's branch for `q`.
@@ -45,7 +44,8 @@ pub fn search(
         (Some(c), true) => llm::rewritten(c, q, &mut degraded),
         _ => q,
     };
-    let ranking = params::Ranking::for_query(s, &q);
+    let reading = Reading::of(&q);
+    let ranking = params::Ranking::for_query(s, &reading);
     let fetch = Fetch {
         n,
         lang,
@@ -66,7 +66,7 @@ pub fn search(
         lists.extend(list);
         note(&mut degraded, why);
     }
-    drop_vectors_for_a_missing_word(&mut lists, opts.mode, &q);
+    drop_vectors_for_a_missing_word(&mut lists, opts.mode, &reading);
     let whole_files = background::join(whole_files)?;
     let title_files = background::join(title_files)?;
     let past = background::join(past)?;
@@ -79,17 +79,15 @@ pub fn search(
         let weight = of(Id::Definitions).weight_in(opts.mode, &ranking.weights);
         lists.push((Source::Symbol, weight, found));
     }
-    let keywords = evidence::keywords(&q);
-    let names = evidence::names(&q);
     let question = opts.mode == Mode::Hybrid && ranking.shape == params::Shape::Question;
     let definitions = if question {
-        retrieve::definitions_named(db, branch, &names.names)?
+        retrieve::definitions_named(db, branch, &reading.names.names)?
     } else {
         Vec::new()
     };
     let ev = rerank::Evidence {
-        keywords: &keywords,
-        names: &names,
+        keywords: &reading.keywords,
+        names: &reading.names,
         definitions: &definitions,
         describes_behaviour: ranking.describes_behaviour,
     };
@@ -181,11 +179,11 @@ fn definition_candidates(
 /// neither BM25 nor symbols found is not in the code: answer "no hits" (exit 1) as grep
 /// would, not with whatever happens to be nearest. Sentences keep their vector hits: that
 /// is what vectors are for. `--mode vector` asked for neighbours and keeps them.
-fn drop_vectors_for_a_missing_word(lists: &mut Vec<List>, mode: Mode, q: &Query) {
+fn drop_vectors_for_a_missing_word(lists: &mut Vec<List>, mode: Mode, reading: &Reading) {
     let lexical_empty = lists
         .iter()
         .all(|(s, _, found)| *s == Source::Vector || found.is_empty());
-    if mode == Mode::Hybrid && lexical_empty && q.raw.split_whitespace().count() == 1 {
+    if mode == Mode::Hybrid && lexical_empty && reading.is_one_word() {
         lists.retain(|(s, _, _)| *s != Source::Vector);
     }
 }

@@ -277,14 +277,12 @@ mod tests {
     }
 
     fn ranked(q: &str, spans: &mut [Span], chunks: &[ChunkRef], defs: &[SymbolHit]) -> Vec<String> {
-        let q = crate::search::prepare(q).unwrap();
-        let keywords = evidence::keywords(&q);
-        let names = evidence::names(&q);
+        let r = crate::search::reading::Reading::of(&crate::search::prepare(q).unwrap());
         let ev = Evidence {
-            keywords: &keywords,
-            names: &names,
+            keywords: &r.keywords,
+            names: &r.names,
             definitions: defs,
-            describes_behaviour: crate::search::wording::describes_behaviour(&q.raw),
+            describes_behaviour: r.describes_behaviour,
         };
         rerank(spans, chunks, &ev, &|_| 1.0);
         spans.iter().map(|s| s.path.clone()).collect()

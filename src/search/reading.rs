@@ -1,0 +1,93 @@
+//! One reading of the query, computed once (`Reading::of`) and read by every stage that
+//! depends on what the query is: its shape (a question of a few words, or a pasted issue,
+//! log or message), whether a question describes what one piece of code does or names a
+//! topic, the names it asks for (a name, a qualified name in some language's notation, or the
+//! identifiers of a sentence) and the words that can name a file. The stages read this value,
+//! not the text: only the embedder and a chat model get the text itself.
+
+use super::evidence::{self, Names};
+use super::query::Query;
+
+/// A one-line query of at most this many words is a question; longer or several lines is
+/// an issue. The short-question set runs to 18 words; the issues' median is 24, and only one
+/// of the 268 is a single line.
+pub const QUESTION_MAX_WORDS: usize = 30;
+
+/// What kind of query it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// One line, at most [`QUESTION_MAX_WORDS`] words.
+    Question,
+    /// Several lines, or a long line: a pasted issue, log or message.
+    Issue,
+}
+
+/// What a query is, read once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    /// Question or issue.
+    pub shape: Shape,
+    /// How many words (white-space separated) it has: one word is a name or a code.
+    pub words: usize,
+    /// A question that describes what one piece of code does ("Returns the …"), rather than
+    /// naming a topic (`search::wording`).
+    pub describes_behaviour: bool,
+    /// The names it asks for (`search::evidence::names`).
+    pub names: Names,
+    /// Its words that can name a file (`search::evidence::keywords`).
+    pub keywords: Vec<String>,
+}
+
+impl Reading {
+    /// The reading of `q`.
+    pub fn of(q: &Query) -> Reading {
+        let words = q.raw.split_whitespace().count();
+        let shape = if q.title.is_none() && words <= QUESTION_MAX_WORDS {
+            Shape::Question
+        } else {
+            Shape::Issue
+        };
+        Reading {
+            shape,
+            words,
+            describes_behaviour: shape == Shape::Question
+                && super::wording::describes_behaviour(&q.raw),
+            names: evidence::names(q),
+            keywords: evidence::keywords(q),
+        }
+    }
+
+    /// A query of one word: a name, an identifier or an error code.
+    pub fn is_one_word(&self) -> bool {
+        self.words == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(q: &str) -> Reading {
+        Reading::of(&crate::search::prepare(q).unwrap())
+    }
+
+    #[test]
+    fn each_kind_of_query_is_read_once_with_what_the_stages_need() {
+        let name = read("serde::Deserialize");
+        assert_eq!(name.shape, Shape::Question);
+        assert!(name.is_one_word() && name.names.is_name);
+        assert_eq!(name.names.names, ["deserialize"]);
+        let described = read("Returns the path of the ignore file");
+        assert!(described.describes_behaviour && !described.is_one_word());
+        let topic = read("type adapter factories and how they are selected");
+        assert!(!topic.describes_behaviour);
+        let issue = read("Crash on load\nWhen I open a file the app crashes.");
+        assert_eq!(issue.shape, Shape::Issue);
+        assert!(
+            !issue.describes_behaviour,
+            "only a question describes behaviour"
+        );
+        let long_line = read(&"word ".repeat(QUESTION_MAX_WORDS + 1));
+        assert_eq!(long_line.shape, Shape::Issue);
+    }
+}
