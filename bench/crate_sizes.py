@@ -9,7 +9,7 @@ rebuilt; the rest of the target directory is reused), then sum by crate:
     cargo rustc --release --locked --bin git-codesearch -- -C link-arg=-Wl,-Map=/tmp/new.map
     python3 bench/crate_sizes.py /tmp/new.map [--top 30] [--compare /tmp/old.map]
 
-Counts allocated sections (.text, .rodata, .data, .data.rel.ro, .tbss/.tdata, .gcc_except_table,
+Reads GNU ld's and lld's maps. Counts allocated sections (.text, .rodata, .data, .data.rel.ro, .tbss/.tdata, .gcc_except_table,
 .eh_frame) that the link kept; sections garbage-collected by --gc-sections are listed by the map
 under "Discarded input sections" and are left out. Sizes are before the binary's own alignment and
 headers, so the total is a little under the file's size.
@@ -18,6 +18,8 @@ import argparse, collections, re
 
 KEEP = (".text", ".rodata", ".data", ".tdata", ".tbss", ".gcc_except_table", ".eh_frame", ".bss")
 ENTRY = re.compile(r"^\s*(\S+)?\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S+)$")
+# lld's map: VMA LMA Size Align, then an input section as `path(member):(section)`.
+LLD = re.compile(r"^\s*[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+\s+(\S.*):\((\.[^)]*)\)$")
 CRATE = re.compile(r"lib([A-Za-z0-9_]+)-[0-9a-f]+\.rlib")
 
 
@@ -41,6 +43,11 @@ def sizes(map_path):
         elif line.startswith("Memory map") or line.startswith("Linker script and memory map"):
             discarded = False
         if discarded:
+            continue
+        m = LLD.match(line.rstrip("\n"))
+        if m:
+            if m.group(3).startswith(KEEP):
+                by[owner(m.group(2))] += int(m.group(1), 16)
             continue
         m = ENTRY.match(line.rstrip("\n"))
         if m:
