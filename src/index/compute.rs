@@ -124,7 +124,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
             }
             None => Vec::new(),
         };
-        (pieces, symbols)
+        (pieces, super::verify::with_found_docs(text, symbols))
     });
     drop(parsing);
     let hash = scanned.content_hash.clone();

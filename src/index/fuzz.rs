@@ -97,7 +97,8 @@ fn check(language: &'static str, text: &str, chunker: &mut Chunker, tagger: &mut
             i + 1
         );
     }
-    let symbols = tagger.symbols(language, text);
+    // As `index::compute` stores them.
+    let symbols = super::verify::with_found_docs(text, tagger.symbols(language, text));
     for s in &symbols {
         assert!(
             1 <= s.start_line && s.start_line <= s.end_line && s.end_line <= n,
@@ -162,5 +163,17 @@ proptest! {
         for language in languages() {
             check(language, &text, &mut chunker, &mut tagger);
         }
+    }
+}
+
+/// Found by the property test above (its minimal input): one file checked as every
+/// language in turn, as the property test does, must pass the importer's check each time.
+#[test]
+fn the_shrunk_input_the_property_test_found_passes_as_every_language() {
+    let text = "\"\"\"*/日本語  do\nint main(void) //interface I (\nfunction k() {``````}::#end\nfunction k() class C \"\r\n'\u{9b775} do\nfunc H() \r\n\t | \n\n\\(\n    ```//\n\t\n<<EOF\n\"é::<?php ";
+    let mut chunker = Chunker::new(64);
+    let mut tagger = Tagger::default();
+    for language in languages() {
+        check(language, text, &mut chunker, &mut tagger);
     }
 }

@@ -167,34 +167,55 @@ fn check_symbols(lines: &Lines<'_>, stored: &Stored, budget: &mut usize) -> Resu
                 "its name or signature is not on its lines (or checking it costs too much)",
             );
         }
-        if let Some(doc) = &s.doc {
-            // Comment lines above it, or a docstring below its first line: whole lines, one
-            // after the other. A doc cut at `MAX_DOC` characters keeps its first lines,
-            // which may start far above (a long doc comment): then the window reaches the
-            // top of the file.
-            let cut = doc.chars().nth(MAX_DOC - 1).is_some();
-            let above = if cut {
-                s.start_line
-            } else {
-                doc.lines().count() as u32 + NEAR
-            };
-            let near = (
-                s.start_line.saturating_sub(above).max(1),
-                n.min(s.start_line + NEAR),
+        if !doc_found(lines, s, budget) {
+            return bad(
+                "its doc comment is not in the file around it (or checking it costs too much)",
             );
-            let doc_lines: Vec<&str> = doc
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect();
-            if !found_as_lines(lines, near, &doc_lines, cut, budget) {
-                return bad(
-                    "its doc comment is not in the file around it (or checking it costs too much)",
-                );
-            }
         }
     }
     Ok(())
+}
+
+/// Whether `s`'s doc comment (if it has one) is in the file around it: comment lines above
+/// it, or a docstring below its first line, as whole lines one after the other. A doc cut at
+/// `MAX_DOC` characters keeps its first lines, which may start far above (a long doc
+/// comment): then the window reaches the top of the file.
+fn doc_found(lines: &Lines<'_>, s: &Symbol, budget: &mut usize) -> bool {
+    let Some(doc) = &s.doc else {
+        return true;
+    };
+    let cut = doc.chars().nth(MAX_DOC - 1).is_some();
+    let above = if cut {
+        s.start_line
+    } else {
+        doc.lines().count() as u32 + NEAR
+    };
+    let near = (
+        s.start_line.saturating_sub(above).max(1),
+        lines.count().min(s.start_line + NEAR),
+    );
+    let doc_lines: Vec<&str> = doc
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    found_as_lines(lines, near, &doc_lines, cut, budget)
+}
+
+/// Drop each doc comment the check above would not find around its definition: a parser's
+/// error recovery can attach a comment that ends a line of code (`x := 1 // note`) to the
+/// next definition. What this build stores must pass its own check, or a teammate's import
+/// of it would be dropped (found by `index::fuzz`, on Go and TypeScript).
+pub(crate) fn with_found_docs(text: &str, mut symbols: Vec<Symbol>) -> Vec<Symbol> {
+    let lines = Lines::new(text);
+    let mut budget = text.len().saturating_mul(WORK_PER_BYTE) + (1 << 20);
+    for s in symbols.iter_mut() {
+        if s.start_line >= 1 && s.start_line <= lines.count() && !doc_found(&lines, s, &mut budget)
+        {
+            s.doc = None;
+        }
+    }
+    symbols
 }
 
 /// What a batch of checks found.
