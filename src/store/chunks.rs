@@ -43,6 +43,8 @@ pub struct ChunkStore {
     db_path: PathBuf,
     pub(super) lance_dir: PathBuf,
     lance: OnceLock<Lance>,
+    /// Rows of one model from which its vectors move to LanceDB (`store::vectors`).
+    pub(super) ann_min_rows: usize,
 }
 
 /// Values bound per statement in `IN (…)` lists (SQLite allows 32,766).
@@ -104,6 +106,7 @@ impl ChunkStore {
             db_path: db_path.to_path_buf(),
             lance_dir: lance_dir.to_path_buf(),
             lance: OnceLock::new(),
+            ann_min_rows: super::lance::ANN_MIN_ROWS,
         })
     }
 
@@ -115,6 +118,7 @@ impl ChunkStore {
             db_path: db_path.to_path_buf(),
             lance_dir: lance_dir.to_path_buf(),
             lance: OnceLock::new(),
+            ann_min_rows: super::lance::ANN_MIN_ROWS,
         })
     }
 

@@ -1,6 +1,6 @@
 //! A model's vectors in one flat file for exact search in a few milliseconds
 //! (`<index dir>/flat/<table>.bin`): every row its content hash, chunk number, language and
-//! unit vector at one byte per dimension. Below [`super::vectors::ANN_MIN_ROWS`] rows this
+//! unit vector at one byte per dimension. Below [`super::lance::ANN_MIN_ROWS`] rows (a million) this
 //! file is the vectors' only copy: opening LanceDB costs a search process more than the whole
 //! lexical search (a runtime, the table's manifest, a scan through DataFusion: 45 ms on
 //! one-commit astropy's 37,000 vectors against 3 ms here), and a LanceDB copy beside it

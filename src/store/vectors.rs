@@ -23,8 +23,8 @@ use super::flat::{self, Flat, FlatRow, Stored};
 use super::lance::{f32_col, lance_err, string_col, table_committed, PREFIX};
 pub use super::lance::{table_name, VectorHit};
 
-/// Rows from which an approximate (IVF-PQ) index is built; below it, exact search is fast.
-pub const ANN_MIN_ROWS: usize = 100_000;
+#[cfg(doc)]
+use super::lance::ANN_MIN_ROWS;
 
 /// One chunk's vector.
 #[derive(Debug, Clone)]
@@ -140,7 +140,7 @@ impl ChunkStore {
         let n =
             l.rt.block_on(t.count_rows(None))
                 .map_err(|e| lance_err(&l.path, "count vectors", e))?;
-        if n >= ANN_MIN_ROWS {
+        if n >= self.ann_min_rows {
             // An older build's copy of this table beside it: the table is the store now.
             let copy = flat::path_of(&self.lance_dir, model);
             return std::fs::remove_file(&copy)
@@ -254,7 +254,7 @@ impl ChunkStore {
         };
         let new: Vec<FlatRow<'_>> = rows.iter().map(VectorRow::as_flat).collect();
         stored.extend(new.iter().map(Stored::of));
-        if stored.len() < ANN_MIN_ROWS {
+        if stored.len() < self.ann_min_rows {
             return flat::write_stored(
                 &flat::path_of(&self.lance_dir, model),
                 flat::RECORD,
@@ -371,7 +371,7 @@ impl ChunkStore {
                 .map(|_| ())
                 .map_err(|e| lance_err(&l.path, "update vector index", e));
         }
-        if rows < ANN_MIN_ROWS {
+        if rows < self.ann_min_rows {
             return Ok(());
         }
         let build = t.create_index(
@@ -467,9 +467,14 @@ impl ChunkStore {
 mod tests {
     use super::*;
 
+    /// A store whose vectors move to LanceDB from [`SMALL`] rows, so a test crosses the line.
     fn store(dir: &std::path::Path) -> ChunkStore {
-        ChunkStore::open(&dir.join("meta.sqlite"), &dir.join("lance")).unwrap()
+        let mut cs = ChunkStore::open(&dir.join("meta.sqlite"), &dir.join("lance")).unwrap();
+        cs.ann_min_rows = SMALL;
+        cs
     }
+
+    const SMALL: usize = 5_000;
 
     /// Row `i`: its own content and a pseudo-random direction of 16 dimensions (its nearest
     /// row is itself, at one byte per dimension too).
@@ -564,7 +569,7 @@ mod tests {
     fn past_ann_min_rows_the_vectors_move_to_a_lancedb_table_and_leave_the_flat_file() {
         let dir = tempfile::tempdir().unwrap();
         let cs = store(dir.path());
-        let first: Vec<VectorRow> = (0..ANN_MIN_ROWS - 10).map(row).collect();
+        let first: Vec<VectorRow> = (0..SMALL - 10).map(row).collect();
         cs.add_vectors("m", &first).unwrap();
         assert!(!table_committed(&cs.lance_dir, &table_name("m")));
         let query = row(500).vector;
@@ -574,16 +579,13 @@ mod tests {
             .nearest(&query, 3, None, None)
             .hits;
         drop(first);
-        let more: Vec<VectorRow> = (ANN_MIN_ROWS - 10..ANN_MIN_ROWS + 10).map(row).collect();
+        let more: Vec<VectorRow> = (SMALL - 10..SMALL + 10).map(row).collect();
         cs.add_vectors("m", &more).unwrap();
         assert!(cs.flat_vectors("m").is_none(), "one copy");
         assert!(!flat::path_of(&cs.lance_dir, "m").exists());
         let t = cs.vector_table("m").unwrap().expect("a table");
         let l = cs.lance().unwrap();
-        assert_eq!(
-            l.rt.block_on(t.count_rows(None)).unwrap(),
-            ANN_MIN_ROWS + 10
-        );
+        assert_eq!(l.rt.block_on(t.count_rows(None)).unwrap(), SMALL + 10);
         // Quantised and back: the same nearest rows.
         let from_table = cs.search_vectors("m", &query, 3, None).unwrap();
         assert_eq!(ids(&from_flat)[0], row(500).id);
