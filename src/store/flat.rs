@@ -58,10 +58,24 @@ pub struct Flat {
     start: usize,
 }
 
+/// The directory of the flat files, given the LanceDB directory.
+pub fn dir_of(lance_dir: &Path) -> PathBuf {
+    lance_dir.with_file_name("flat")
+}
+
 /// Where the flat file of `model`'s vectors lives, given the LanceDB directory.
 pub fn path_of(lance_dir: &Path, model: &str) -> PathBuf {
-    let dir = lance_dir.with_file_name("flat");
-    dir.join(format!("{}.bin", table_name(model)))
+    dir_of(lance_dir).join(format!("{}.bin", table_name(model)))
+}
+
+/// Remove the flat file at `path`; one that is already gone is what removing it wanted.
+pub fn remove(path: &Path) -> Result<(), StoreError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(StoreError::file(path, "remove")(e))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn row_len(dim: usize) -> usize {

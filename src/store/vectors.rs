@@ -50,25 +50,6 @@ impl VectorRow {
     }
 }
 
-/// Rows read from a table.
-#[derive(Default)]
-struct TableRows(Vec<VectorRow>);
-
-impl TableRows {
-    fn borrowed(&self) -> Vec<FlatRow<'_>> {
-        self.0.iter().map(VectorRow::as_flat).collect()
-    }
-}
-
-/// A file that is already gone is what removing it wanted.
-fn ignore_missing(e: std::io::Error) -> std::io::Result<()> {
-    if e.kind() == std::io::ErrorKind::NotFound {
-        Ok(())
-    } else {
-        Err(e)
-    }
-}
-
 fn schema(dim: usize) -> SchemaRef {
     Arc::new(Schema::new(vec![
         Field::new("id", DataType::Utf8, false),
@@ -142,23 +123,20 @@ impl ChunkStore {
                 .map_err(|e| lance_err(&l.path, "count vectors", e))?;
         if n >= self.ann_min_rows {
             // An older build's copy of this table beside it: the table is the store now.
-            let copy = flat::path_of(&self.lance_dir, model);
-            return std::fs::remove_file(&copy)
-                .or_else(ignore_missing)
-                .map_err(StoreError::file(&copy, "remove"));
+            return flat::remove(&flat::path_of(&self.lance_dir, model));
         }
         let rows = self.table_rows(&t)?;
         // The flat file first: a stop between the two leaves both, and the flat file wins.
         flat::write(
             &flat::path_of(&self.lance_dir, model),
             flat::RECORD,
-            &rows.borrowed(),
+            &rows.iter().map(VectorRow::as_flat).collect::<Vec<_>>(),
         )?;
         super::lance::remove_table(&self.lance_dir, &table_name(model))
     }
 
     /// Every row of a vector table.
-    fn table_rows(&self, t: &lancedb::Table) -> Result<TableRows, StoreError> {
+    fn table_rows(&self, t: &lancedb::Table) -> Result<Vec<VectorRow>, StoreError> {
         let l = self.lance()?;
         let q = t.query().select(Select::Columns(vec![
             "id".into(),
@@ -167,7 +145,7 @@ impl ChunkStore {
             "vector".into(),
         ]));
         let batches = l.collect(&q, "read vectors")?;
-        let mut rows = TableRows::default();
+        let mut rows = Vec::new();
         for b in &batches {
             let id = string_col(b, "id").map_err(|w| self.vshape(w))?;
             let hash = string_col(b, "content_hash").map_err(|w| self.vshape(w))?;
@@ -183,7 +161,7 @@ impl ChunkStore {
                 .ok_or_else(|| self.vshape("vectors are not 32-bit floats".into()))?;
             let dim = vectors.value_length() as usize;
             for i in 0..b.num_rows() {
-                rows.0.push(VectorRow {
+                rows.push(VectorRow {
                     id: id.value(i).to_string(),
                     content_hash: hash.value(i).to_string(),
                     language: lang.value(i).to_string(),
@@ -275,10 +253,7 @@ impl ChunkStore {
         super::lance::remove_table(&self.lance_dir, &table_name(model))?;
         self.add_to_table(model, &all, dim)?;
         drop(flat);
-        let path = flat::path_of(&self.lance_dir, model);
-        std::fs::remove_file(&path)
-            .or_else(ignore_missing)
-            .map_err(StoreError::file(&path, "remove"))
+        flat::remove(&flat::path_of(&self.lance_dir, model))
     }
 
     /// Write rows to `model`'s LanceDB table (created if missing), replacing rows of the same
@@ -403,7 +378,7 @@ impl ChunkStore {
 
     /// Remove the rows of `hashes` from every flat file that has any.
     fn delete_flat(&self, hashes: &[String]) -> Result<(), StoreError> {
-        let dir = self.lance_dir.with_file_name("flat");
+        let dir = flat::dir_of(&self.lance_dir);
         let Ok(entries) = std::fs::read_dir(&dir) else {
             return Ok(());
         };
@@ -417,17 +392,15 @@ impl ChunkStore {
                 continue;
             };
             let all = f.stored();
-            let kept: Vec<Stored<'_>> = f
-                .stored()
+            let before = all.len();
+            let kept: Vec<Stored<'_>> = all
                 .into_iter()
                 .filter(|r| !gone.contains(&r.hash))
                 .collect();
             if kept.is_empty() {
                 // No rows left: no file (an empty one would claim a dimension of 0).
-                std::fs::remove_file(&path)
-                    .or_else(ignore_missing)
-                    .map_err(StoreError::file(&path, "remove"))?;
-            } else if kept.len() != all.len() {
+                flat::remove(&path)?;
+            } else if kept.len() != before {
                 flat::write_stored(&path, flat::RECORD, &kept)?;
             }
         }
@@ -436,10 +409,7 @@ impl ChunkStore {
 
     /// Drop the whole vector table of `model` (model or dimension changed, or repair).
     pub fn drop_vectors(&self, model: &str) -> Result<(), StoreError> {
-        let flat = flat::path_of(&self.lance_dir, model);
-        std::fs::remove_file(&flat)
-            .or_else(ignore_missing)
-            .map_err(StoreError::file(&flat, "remove"))?;
+        flat::remove(&flat::path_of(&self.lance_dir, model))?;
         super::lance::remove_table(&self.lance_dir, &table_name(model))
     }
 
