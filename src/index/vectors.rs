@@ -247,8 +247,7 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
     if out.embedded > 0 {
         job.chunks.refresh_vector_index(&model)?;
     }
-    // After the index (an optimize is a new version too), whether or not this run embedded:
-    // an import or a pull may have changed the table.
+    // Whether or not this run embedded: an older build's index may hold a table to settle.
     job.chunks.settle_vectors(&model)?;
     Ok(out)
 }

@@ -77,9 +77,4 @@ impl Why {
             self.0.push(Contribution { feature, value });
         }
     }
-
-    /// The sum of the contributions (the score they explain).
-    pub fn total(&self) -> f64 {
-        self.0.iter().map(|c| c.value).sum()
-    }
 }

@@ -87,14 +87,14 @@ pub fn merge_spans(mut spans: Vec<Span>, gap: u32, max_lines: u32) -> Vec<Span> 
     spans.sort_by(|a, b| a.path.cmp(&b.path).then(a.start.cmp(&b.start)));
     let mut out: Vec<Span> = Vec::new();
     let mut extra: Vec<f64> = Vec::new();
-    for s in spans {
+    for mut s in spans {
         if let Some(last) = out.last_mut() {
             let overlaps = s.start <= last.end;
             let touches = s.start <= last.end.saturating_add(gap + 1)
                 && s.end.max(last.end) - last.start < max_lines;
             if last.path == s.path && (overlaps || touches) {
                 let (hi, lo) = if s.score > last.score {
-                    last.why = s.why.clone();
+                    last.why = std::mem::take(&mut s.why);
                     (s.score, last.score)
                 } else {
                     (last.score, s.score)
