@@ -130,10 +130,7 @@ pub fn pull(dir: &Path, remote: Option<&str>) -> Result<Outcome, Error> {
         )
         .map_err(Error::Output)?;
     }
-    let later = super::runs::embed_checked_out(&ws);
-    if later > 0 {
-        writeln!(out, "embedding {later} files in the background").map_err(Error::Output)?;
-    }
+    super::runs::embed_checked_out(&ws, &mut out).map_err(Error::Output)?;
     warn(&done.warnings)?;
     if done.failed.is_empty() {
         return Ok(Outcome::Found);

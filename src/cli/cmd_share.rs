@@ -55,9 +55,6 @@ pub fn import(dir: &Path, file: &Path) -> Result<Outcome, Error> {
         )
         .map_err(Error::Output)?;
     }
-    let later = super::runs::embed_checked_out(&ws);
-    if later > 0 {
-        writeln!(out, "embedding {later} files in the background").map_err(Error::Output)?;
-    }
+    super::runs::embed_checked_out(&ws, &mut out).map_err(Error::Output)?;
     Ok(Outcome::Found)
 }

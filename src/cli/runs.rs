@@ -38,16 +38,20 @@ pub fn embed_after(ws: &Workspace, report: &IndexReport, rev: Option<&str>) -> u
 }
 
 /// After a pull or an import (vectors never travel): start the background embedding of what
-/// the checked-out branch now lacks; returns how many files it will embed. With background
+/// the checked-out branch now lacks, and say so on `out` when there is any. With background
 /// runs turned off, the next index run or search embeds them.
-pub fn embed_checked_out(ws: &Workspace) -> usize {
+pub fn embed_checked_out(ws: &Workspace, out: &mut impl std::io::Write) -> std::io::Result<()> {
     if !background::enabled() {
-        return 0;
+        return Ok(());
     }
-    match ws.branch() {
+    let later = match ws.branch() {
         Ok(b) if !b.unborn => background::embed_later(ws, &b.key, None),
         _ => 0,
+    };
+    if later > 0 {
+        writeln!(out, "embedding {later} files in the background")?;
     }
+    Ok(())
 }
 
 /// How long an MCP `reindex` call embeds before answering (the rest stays pending).

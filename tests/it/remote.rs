@@ -525,16 +525,5 @@ fn a_pull_embeds_the_pulled_branch_in_the_background() {
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("files in the background"), "{text}");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    loop {
-        let (done, total) = crate::vectors::coverage(&dev);
-        if total > 0 && done == total {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "never embedded: {done} of {total}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50)); // polling interval
-    }
+    crate::vectors::wait_until_embedded(&dev, None);
 }

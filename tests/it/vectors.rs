@@ -250,8 +250,25 @@ fn index_with_background(repo: &TestRepo, extra: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// Wait until a detached background run has embedded the branch: `status --json` reports
+/// `want` (embedded files, files with chunks), or, without `want`, every file with chunks.
+pub(crate) fn wait_until_embedded(repo: &TestRepo, want: Option<(u64, u64)>) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let (done, total) = coverage(repo);
+        if want.map_or(total > 0 && done == total, |w| w == (done, total)) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the background run never embedded the branch: {done} of {total}"
+        );
+        std::thread::sleep(Duration::from_millis(50)); // polling interval, not a wait for it
+    }
+}
+
 /// The branch's vector coverage from `status --json`: (embedded files, files with chunks).
-pub(crate) fn coverage(repo: &TestRepo) -> (u64, u64) {
+fn coverage(repo: &TestRepo) -> (u64, u64) {
     let s: serde_json::Value =
         serde_json::from_str(&repo.run_ok(&["status", "--json"], 0)).unwrap();
     let v = &s["vectors"];
@@ -273,15 +290,7 @@ fn an_index_run_returns_before_embedding_and_a_background_run_embeds_the_rest() 
     );
     assert_eq!(v["embedding_in_background"], 4, "{v}");
     // The background run is detached: wait for its condition (all four files embedded).
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
-    while coverage(&repo) != (4, 4) {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the background run never embedded the branch: {:?}",
-            coverage(&repo)
-        );
-        std::thread::sleep(Duration::from_millis(50)); // polling interval, not a wait for it
-    }
+    wait_until_embedded(&repo, Some((4, 4)));
     let hits = repo.search(
         "where do we retry failed uploads",
         &["-n", "5", "--mode", "vector"],
