@@ -208,7 +208,9 @@ def main():
     ap.add_argument("--no-tokens", action="store_true", help="skip the tokens-read measures (bench/tokens.py)")
     ap.add_argument("--reuse", action="store_true",
                     help="with --work: search the indexes an earlier run left (by commit, no checkout or "
-                         "re-index; for ranking experiments; no git grep baseline)")
+                         "re-index; for ranking experiments); tokens read from the object database")
+    ap.add_argument("--grep", action="store_true",
+                    help="with --reuse: the git grep baseline too (git grep over each commit's tree: slow)")
     args = ap.parse_args()
     binary = os.path.abspath(args.bin)
     items = [json.loads(l) for l in open(args.set)]
@@ -220,6 +222,7 @@ def main():
         keep = set(args.repos.split(","))
         items = [i for i in items if i["repo"] in keep]
     modes = args.modes.split(",")
+    grep = args.grep or not args.reuse
     by_repo = collections.defaultdict(list)
     for it in items:
         by_repo[it["repo"]].append(it)
@@ -250,6 +253,7 @@ def main():
                                    cwd=wt, env=env, check=True)
                     index_time[repo] += time.perf_counter() - t
                 row = {"id": it["id"], "repo": repo, "language": it["language"]}
+                root = tokens.Commit(gitdir, it["commit"]) if args.reuse else wt
                 cache = {}
                 for mode in modes:
                     t = time.perf_counter()
@@ -257,19 +261,19 @@ def main():
                     latencies.append(time.perf_counter() - t)
                     row[mode] = score(ranked, it["gold_files"]) | line_score(chunks, it) | {
                         "ms": round(latencies[-1] * 1000, 1), "top": chunks[:10]}
-                    if not args.reuse and not args.no_tokens:
-                        row[mode] |= agent_tokens(wt, chunks, it, cache)
-                if not args.reuse:
-                    row["git_grep"] = score(git_grep_rank(wt, it["query"], drop=drop), it["gold_files"])
+                    if not args.no_tokens:
+                        row[mode] |= agent_tokens(root, chunks, it, cache)
+                if grep:
+                    row["git_grep"] = score(git_grep_rank(root, it["query"], drop=drop), it["gold_files"])
                     if not args.no_tokens:
                         gold = set(it["gold_files"])
-                        row["git_grep"]["tok_file"] = tokens.grep_cost(wt, words(it["query"]), gold.__contains__, cache)
+                        row["git_grep"]["tok_file"] = tokens.grep_cost(root, words(it["query"]), gold.__contains__, cache)
                 results.append(row)
             tree.remove()
     finally:
         if not args.work:
             shutil.rmtree(tmp, ignore_errors=True)
-    systems = modes + ([] if args.reuse else ["git_grep"])
+    systems = modes + (["git_grep"] if grep else [])
     report = {"overall": {s: mean_scores([r[s] for r in results]) for s in systems}, "by_language": {}, "by_repo": {}}
     for key, field in (("by_language", "language"), ("by_repo", "repo")):
         groups = collections.defaultdict(list)
@@ -290,7 +294,7 @@ def main():
                   f"{m['ndcg10']} | {m['span10'] if m['span10'] is not None else '-'} | "
                   f"{m['func10'] if m['func10'] is not None else '-'} |")
     print(f"median query latency: {report['median_query_ms']} ms; index seconds: {report['index_seconds']}")
-    if not args.reuse and not args.no_tokens:
+    if not args.no_tokens:
         keys = [(s, k) for s in systems for k in ("tok_file", "tok_func", "tok_span") if s != "git_grep" or k == "tok_file"]
         print("\ntokens an agent reads (cl100k; before / through the first relevant hit; share within 2,000 through)")
         print("| group | system | measure | n | before | through | within 2,000 |")

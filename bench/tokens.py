@@ -44,8 +44,31 @@ def count(text):
     return total
 
 
+class Commit:
+    """A commit's files read from the object database, for runs that search indexes an earlier run left
+    without checking anything out (bench/eval.py --reuse): a `root` wherever a work tree is one."""
+
+    def __init__(self, gitdir, commit):
+        self.gitdir, self.commit = gitdir, commit
+
+    def read(self, path):
+        p = subprocess.run(["git", "--git-dir", self.gitdir, "cat-file", "blob", f"{self.commit}:{path}"],
+                           capture_output=True)
+        return p.stdout.decode("utf-8", "replace") if p.returncode == 0 else ""
+
+    def grep_counts(self, term):
+        """(path, count) of `git grep -c` for `term` in the commit's tree."""
+        p = subprocess.run(["git", "--git-dir", self.gitdir, "grep", "-c", "-i", "-F", "-e", term, self.commit],
+                           capture_output=True, text=True)
+        prefix = self.commit + ":"
+        return [l[len(prefix):] if l.startswith(prefix) else l for l in p.stdout.splitlines()]
+
+
 def file_lines(root, path, cache):
     if path not in cache:
+        if isinstance(root, Commit):
+            cache[path] = root.read(path).split("\n")
+            return cache[path]
         try:
             with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
                 cache[path] = f.read().split("\n")
@@ -82,8 +105,12 @@ def grep_files(root, words):
     """Files ranked as grep-then-read would: by how many of the words they contain, then how often."""
     per_file = collections.defaultdict(lambda: [0, 0])
     for t in sorted(set(w.lower() for w in words))[:40]:
-        p = subprocess.run(["git", "grep", "-c", "-i", "-F", "-e", t], cwd=root, capture_output=True, text=True)
-        for line in p.stdout.splitlines():
+        if isinstance(root, Commit):
+            lines = root.grep_counts(t)
+        else:
+            lines = subprocess.run(["git", "grep", "-c", "-i", "-F", "-e", t], cwd=root, capture_output=True,
+                                   text=True).stdout.splitlines()
+        for line in lines:
             path, _, n = line.rpartition(":")
             per_file[path][0] += 1
             per_file[path][1] += int(n)

@@ -173,6 +173,9 @@ pub struct HitRecord<'a> {
     /// `score`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explain: Option<&'a crate::search::explain::Why>,
+    /// How the query was read, which picks the learned scorer's weights (with `explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_as: Option<crate::search::learned::Kind>,
 }
 
 /// Lines of snippet per hit.
@@ -210,12 +213,14 @@ impl<'a> HitRecord<'a> {
             content: content.map(|_| lines()),
             truncated: content,
             explain: None,
+            read_as: None,
         }
     }
 
-    /// The record with the hit's score explained.
-    pub fn explained(mut self, hit: &'a Hit) -> HitRecord<'a> {
+    /// The record with the hit's score explained, for a query read as `kind`.
+    pub fn explained(mut self, hit: &'a Hit, kind: crate::search::learned::Kind) -> HitRecord<'a> {
         self.explain = Some(&hit.why);
+        self.read_as = Some(kind);
         self
     }
 }

@@ -16,6 +16,7 @@ use super::runs::{self, LOCK_WAIT};
 use git_codesearch::answer::{self, HitRecord, Request};
 use git_codesearch::index::lock::Contention;
 use git_codesearch::report;
+use git_codesearch::search::learned::Kind;
 use git_codesearch::search::{budget, Mode, SearchOptions};
 use git_codesearch::workspace::Workspace;
 use git_codesearch::Error;
@@ -308,6 +309,7 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
     let (hits, cut) = budget::fit(result.hits, budget_tokens as usize);
     let degraded = result.degraded.as_deref();
     let mut text = String::new();
+    let kind = Kind::of_query(&result.query);
     let items: Vec<HitRecord<'_>> = hits
         .iter()
         .enumerate()
@@ -315,7 +317,7 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
             let truncated = i + 1 == hits.len() && cut.trimmed_lines > 0;
             let mut record = HitRecord::new(h, &result.query, &branch, degraded, Some(truncated));
             if explain {
-                record = record.explained(h);
+                record = record.explained(h, kind);
             }
             text.push_str(&format!(
                 "{}:{}-{} (score {:.4})\n{}\n\n",

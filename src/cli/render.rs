@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Write};
 use git_codesearch::answer::{snippet, HitRecord, SNIPPET_LINES};
 use git_codesearch::report::{to_json, FileRecord};
 use git_codesearch::search::budget::{Cut, FileHit};
+use git_codesearch::search::learned::Kind;
 use git_codesearch::search::query::Query;
 use git_codesearch::search::Hit;
 
@@ -154,6 +155,15 @@ pub fn write_text(
     (color, explain): (bool, bool),
     style: &Style,
 ) -> std::io::Result<()> {
+    if explain {
+        let kind = Kind::of_query(q);
+        writeln!(
+            out,
+            "read as {} (weights: {})\n",
+            kind.describe(),
+            kind.name()
+        )?;
+    }
     for hit in hits {
         let sources: Vec<&str> = hit.sources.iter().map(|s| s.name()).collect();
         let (path_on, off) = if color {
@@ -213,6 +223,7 @@ pub fn write_json(
     explain: bool,
     style: &Style,
 ) -> std::io::Result<()> {
+    let kind = explain.then(|| Kind::of_query(q));
     for (i, hit) in hits.iter().enumerate() {
         // With a budget, the content and whether the budget trimmed it (the last hit only).
         let content = match style {
@@ -220,8 +231,8 @@ pub fn write_json(
             Style::Snippet => None,
         };
         let mut record = HitRecord::new(hit, q, branch, degraded, content);
-        if explain {
-            record = record.explained(hit);
+        if let Some(kind) = kind {
+            record = record.explained(hit, kind);
         }
         let line = serde_json::to_string(&record).map_err(std::io::Error::other)?;
         writeln!(out, "{line}")?;

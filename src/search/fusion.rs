@@ -126,12 +126,15 @@ pub fn merge_spans(mut spans: Vec<Span>, gap: u32, max_lines: u32) -> Vec<Span> 
 
 /// Order spans best first; ties by path, then line, so output never depends on hash order.
 pub fn sort_best_first(spans: &mut [Span]) {
-    spans.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then(a.path.cmp(&b.path))
-            .then(a.start.cmp(&b.start))
-    });
+    spans.sort_by(best_first);
+}
+
+/// The order of [`sort_best_first`]: higher score first, then path, then first line.
+pub fn best_first(a: &Span, b: &Span) -> std::cmp::Ordering {
+    b.score
+        .total_cmp(&a.score)
+        .then(a.path.cmp(&b.path))
+        .then(a.start.cmp(&b.start))
 }
 
 #[cfg(test)]

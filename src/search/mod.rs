@@ -13,6 +13,8 @@ pub mod explain;
 pub(crate) mod files;
 pub(crate) mod fusion;
 mod gather;
+pub mod learned;
+mod learned_table;
 pub(crate) mod llm;
 pub(crate) mod params;
 mod pipeline;

@@ -13,7 +13,9 @@ use super::retrievers::{of, Id};
 use super::types::{
     note, Context, Fetch, Hit, List, Mode, Ranked, SearchError, SearchOptions, SearchResult,
 };
-use super::{background, cochange, defs, gather, llm, params, rank, rerank, retrieve, semantic};
+use super::{
+    background, cochange, defs, gather, learned, llm, params, rank, rerank, retrieve, semantic,
+};
 use crate::store::{ChunkRow, ChunkStore};
 
 /// Search the context's branch for `q`.
@@ -107,6 +109,10 @@ pub fn search(
         limit,
     };
     let mut ranked = rank::rank(cx, &plan, found)?;
+    // The learned weights were fitted on hybrid searches; other modes are ablations of it.
+    if opts.mode == Mode::Hybrid {
+        learned::reorder(&mut ranked, learned::Kind::of(&reading));
+    }
     if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
         cochange::add_partners(cx, &mut ranked)?;
     }

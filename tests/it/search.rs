@@ -336,16 +336,22 @@ fn a_file_with_one_long_line_is_indexed_and_an_old_skip_is_checked_again() {
 }
 
 /// `--explain`: each hit's features and what each added, summing to its score, for every
-/// shape of query (a name, a question, a pasted issue) so that no ranking step changes a
-/// score without saying so.
+/// kind of query the learned scorer weighs apart (a name, a topic, a question saying what
+/// code does, a pasted issue) so that no ranking step changes a score without saying so.
 #[test]
 fn explain_shows_each_features_share_and_the_shares_sum_to_the_score() {
     let repo = fixture();
     let issue = "Upload fails after a timeout\n\nWhen the network drops, retry_upload gives up.\nExpected: it retries with backoff.";
-    for query in ["load_config", "where do we retry failed uploads", issue] {
+    for (query, kind) in [
+        ("load_config", "name"),
+        ("where do we retry failed uploads", "topic"),
+        ("Returns the configuration loaded from a file", "behaviour"),
+        (issue, "issue"),
+    ] {
         let hits = repo.search(query, &["--explain", "-n", "10"]);
         assert!(!hits.is_empty(), "{query}");
         for h in &hits {
+            assert_eq!(h["read_as"], kind, "{query}: {h}");
             let why = h["explain"].as_array().expect("explain field");
             assert!(!why.is_empty(), "{h}");
             let sum: f64 = why.iter().map(|c| c["value"].as_f64().unwrap()).sum();
@@ -357,12 +363,17 @@ fn explain_shows_each_features_share_and_the_shares_sum_to_the_score() {
     // Not asked: no field (an agent pays for every token).
     let plain = repo.search("load_config", &[]);
     assert!(plain[0].get("explain").is_none(), "{}", plain[0]);
-    // On a terminal: one line per feature under each hit.
+    assert!(plain[0].get("read_as").is_none(), "{}", plain[0]);
+    // On a terminal: how the query was read, then one line per feature under each hit.
     let text = repo.run_ok(
         &["search", "--explain", "where do we retry failed uploads"],
         0,
     );
     assert!(text.contains("found it at rank 1"), "{text}");
+    assert!(
+        text.starts_with("read as a question naming a topic"),
+        "{text}"
+    );
     assert!(
         text.lines().any(|l| l.trim_start().starts_with('+')),
         "{text}"

@@ -1,0 +1,245 @@
+//! The learned scorer: the final order of a search's candidates from their named features
+//! (`search::explain`), each feature group weighed by the kind of query. The weights are a
+//! table fitted offline by `bench/ltr.py` on the three development sets and scored there on
+//! repositories each fold was not fitted to (`search::learned_table`); all ones would be the
+//! hand rules' order exactly. Deterministic: a table lookup and a sort.
+
+use serde::Serialize;
+
+use super::explain::Feature;
+use super::fusion::best_first;
+use super::learned_table::{GROUPS, WEIGHTS};
+use super::query::Query;
+use super::reading::{Reading, Shape};
+use super::source::Source;
+use super::types::Ranked;
+
+/// The kinds of query the scorer has a row of weights for (`--explain` shows which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// One word: a name, an identifier, an error code.
+    Name,
+    /// A one-line question naming a topic ("session cookies").
+    Topic,
+    /// A one-line question saying what one piece of code does ("Returns the …").
+    Behaviour,
+    /// A pasted issue, log or message.
+    Issue,
+}
+
+impl Kind {
+    /// The kind of a query, from its reading.
+    pub fn of(reading: &Reading) -> Kind {
+        match reading.shape {
+            Shape::Issue => Kind::Issue,
+            Shape::Question if reading.is_one_word() => Kind::Name,
+            Shape::Question if reading.describes_behaviour => Kind::Behaviour,
+            Shape::Question => Kind::Topic,
+        }
+    }
+
+    /// The kind of a prepared query.
+    pub fn of_query(q: &Query) -> Kind {
+        Kind::of(&Reading::of(q))
+    }
+
+    /// The kind in words, for a terminal.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Name => "a name",
+            Kind::Topic => "a question naming a topic",
+            Kind::Behaviour => "a question saying what one piece of code does",
+            Kind::Issue => "a pasted issue, log or message",
+        }
+    }
+
+    /// The kind's name, as `--json` shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Name => "name",
+            Kind::Topic => "topic",
+            Kind::Behaviour => "behaviour",
+            Kind::Issue => "issue",
+        }
+    }
+
+    /// Its row of [`WEIGHTS`].
+    fn row(self) -> usize {
+        match self {
+            Kind::Name => 0,
+            Kind::Topic => 1,
+            Kind::Behaviour => 2,
+            Kind::Issue => 3,
+        }
+    }
+}
+
+/// The weight group of a contribution, as an index into a row of [`WEIGHTS`] (names in
+/// [`GROUPS`]); `None` for what the scorer leaves as it is: history's partners are placed by
+/// position after the order is set.
+fn group(feature: &Feature) -> Option<usize> {
+    Some(match feature {
+        Feature::Retrieved { by, .. } => match by {
+            Source::Bm25 => 0,
+            Source::Vector => 1,
+            Source::Symbol => 2,
+            Source::File => 3,
+            Source::Title => 4,
+            Source::Commits => 5,
+            Source::History => 6,
+        },
+        Feature::PathAndRecency { .. } => 7,
+        Feature::Neighbours { .. } => 8,
+        Feature::FileLists => 9,
+        Feature::FileOnly => 10,
+        Feature::Evidence => 11,
+        Feature::ChangedWith => return None,
+    })
+}
+
+/// Weigh each candidate's contributions by the row of `kind` and order the candidates by the
+/// weighted sum, best first (ties by path and line, as ranking orders them). Each
+/// contribution shown by `--explain` is the weighted one, so they still sum to the score. A
+/// row of ones leaves scores and order as ranking made them.
+pub fn reorder(ranked: &mut [Ranked], kind: Kind) {
+    reorder_by(ranked, &WEIGHTS[kind.row()]);
+}
+
+/// [`reorder`] with one row of weights.
+fn reorder_by(ranked: &mut [Ranked], weights: &[f64; GROUPS.len()]) {
+    if weights.iter().all(|&w| w == 1.0) {
+        return;
+    }
+    for (span, _) in ranked.iter_mut() {
+        let mut score = 0.0;
+        for c in &mut span.why.0 {
+            if let Some(g) = group(&c.feature) {
+                c.value *= weights[g];
+            }
+            score += c.value;
+        }
+        span.score = score;
+    }
+    ranked.sort_by(|(a, _), (b, _)| best_first(a, b));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::explain::Why;
+    use crate::search::fusion::Span;
+
+    fn span(path: &str, parts: &[(Feature, f64)]) -> Ranked {
+        let mut why = Why::default();
+        for (f, v) in parts {
+            why.add(*f, *v);
+        }
+        let score = why.0.iter().map(|c| c.value).sum();
+        let s = Span {
+            path: path.into(),
+            start: 1,
+            end: 2,
+            score,
+            sources: Vec::new(),
+            members: Vec::new(),
+            why,
+        };
+        (s, Vec::new())
+    }
+
+    #[test]
+    fn the_table_names_the_groups_in_the_order_the_scorer_indexes_them() {
+        let named = [
+            (
+                Feature::Retrieved {
+                    by: Source::Bm25,
+                    rank: 1,
+                },
+                "bm25",
+            ),
+            (
+                Feature::Retrieved {
+                    by: Source::Vector,
+                    rank: 1,
+                },
+                "vector",
+            ),
+            (
+                Feature::Retrieved {
+                    by: Source::Symbol,
+                    rank: 1,
+                },
+                "symbol",
+            ),
+            (
+                Feature::Retrieved {
+                    by: Source::File,
+                    rank: 1,
+                },
+                "file",
+            ),
+            (
+                Feature::Retrieved {
+                    by: Source::Title,
+                    rank: 1,
+                },
+                "title",
+            ),
+            (
+                Feature::Retrieved {
+                    by: Source::Commits,
+                    rank: 1,
+                },
+                "commits",
+            ),
+            (
+                Feature::Retrieved {
+                    by: Source::History,
+                    rank: 1,
+                },
+                "history",
+            ),
+            (Feature::PathAndRecency { factor: 1.0 }, "path_and_recency"),
+            (Feature::Neighbours { chunks: 1 }, "neighbours"),
+            (Feature::FileLists, "file_lists"),
+            (Feature::FileOnly, "file_only"),
+            (Feature::Evidence, "evidence"),
+        ];
+        assert_eq!(named.len(), GROUPS.len());
+        for (feature, name) in named {
+            assert_eq!(GROUPS[group(&feature).unwrap()], name);
+        }
+        assert_eq!(group(&Feature::ChangedWith), None);
+        for row in WEIGHTS {
+            assert!(row.iter().all(|w| w.is_finite() && *w >= 0.0));
+        }
+    }
+
+    #[test]
+    fn weights_reorder_by_the_weighted_sum_and_the_shares_still_sum_to_the_score() {
+        let bm25 = Feature::Retrieved {
+            by: Source::Bm25,
+            rank: 1,
+        };
+        let ranked = || {
+            vec![
+                span("a", &[(Feature::FileLists, 0.30)]),
+                span("b", &[(bm25, 0.20), (Feature::FileLists, 0.04)]),
+            ]
+        };
+        let mut ones = ranked();
+        reorder_by(&mut ones, &[1.0; GROUPS.len()]);
+        assert_eq!(ones, ranked(), "all ones: ranking's order and scores");
+        let mut weighed = ranked();
+        let mut w = [1.0; GROUPS.len()];
+        w[0] = 1.5;
+        reorder_by(&mut weighed, &w);
+        assert_eq!(weighed[0].0.path, "b", "0.30 + 0.04 > 0.30");
+        assert!((weighed[0].0.score - 0.34).abs() < 1e-12);
+        for (s, _) in &weighed {
+            let sum: f64 = s.why.0.iter().map(|c| c.value).sum();
+            assert!((sum - s.score).abs() < 1e-12, "the shares sum to the score");
+        }
+    }
+}

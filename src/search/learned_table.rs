@@ -1,0 +1,32 @@
+//! The learned scorer's weights (`search::learned`), written by `bench/ltr.py fit --rust`
+//! from `--explain`'s features on the three development sets: one row per query kind, one
+//! weight per feature group. Refit rather than edit; RESULTS.md has each fold's held-out score.
+
+/// Feature groups, in the order of each row.
+pub const GROUPS: [&str; 12] = [
+    "bm25",
+    "vector",
+    "symbol",
+    "file",
+    "title",
+    "commits",
+    "history",
+    "path_and_recency",
+    "neighbours",
+    "file_lists",
+    "file_only",
+    "evidence",
+];
+
+/// Weights by query kind (`search::learned::Kind`): a name, a topic, a question saying what
+/// one piece of code does, a pasted issue.
+pub const WEIGHTS: [[f64; 12]; 4] = [
+    // name
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+    // topic
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+    // behaviour
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0],
+    // issue
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+];
