@@ -145,7 +145,10 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
         true => (db.skipped(key)?, db.noted(key)?),
         false => (Vec::new(), Vec::new()),
     };
-    let treatment = |l: &str| crate::lang::keyword_defs::Treatment::of(l).name();
+    let treatment = |l: &str| {
+        let l = crate::lang::Language::parse(l).unwrap_or(crate::lang::Language::Text);
+        crate::lang::keyword_defs::Treatment::of(l).name()
+    };
     Ok(StatusRecord {
         repository: ws.workdir.clone(),
         index_dir: ws.index_dir.clone(),

@@ -42,7 +42,7 @@ pub fn retrieve(
         // files each still say something (square root, as measured).
         let share = c.score / (c.n_files.max(1) as f64).sqrt();
         for (path, hash) in c.files {
-            if lang.is_some_and(|l| crate::lang::language_of(&path) != l) {
+            if lang.is_some_and(|l| crate::lang::Language::of_path(&path).name() != l) {
                 continue;
             }
             by_path

@@ -202,7 +202,7 @@ fn compile_glob(glob: Option<&str>) -> Result<Option<GlobMatcher>, SearchError> 
 
 fn check_lang(lang: Option<&str>) -> Result<Option<&str>, SearchError> {
     let Some(l) = lang else { return Ok(None) };
-    let known = crate::lang::known_languages();
+    let known: Vec<&str> = crate::lang::Language::ALL.map(|l| l.name()).to_vec();
     if known.contains(&l) {
         Ok(Some(l))
     } else {
@@ -229,7 +229,7 @@ fn with_text(chunks: &ChunkStore, ranked: Vec<Ranked>) -> Result<Vec<Hit>, Searc
             let read: Vec<&ChunkRow> = parts.iter().filter_map(|c| text.get(&c.row)).collect();
             Hit {
                 language: parts.first().map_or_else(
-                    || crate::lang::language_of(&s.path).to_string(),
+                    || crate::lang::Language::of_path(&s.path).name().to_string(),
                     |c| c.language.clone(),
                 ),
                 lines: numbered_lines(&read),

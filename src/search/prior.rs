@@ -118,7 +118,10 @@ pub fn prior(path: &str, language: &str, q: &Query, third_party: bool) -> f64 {
         f *= DATA;
     } else if is_test(path, language) {
         f *= TEST;
-    } else if !crate::lang::CODE_LANGUAGES.contains(&language) {
+    } else if !crate::lang::Language::CODE
+        .iter()
+        .any(|c| c.name() == language)
+    {
         f *= OTHER;
     }
     if third_party || under_dir(&lower, VENDOR_DIRS) {
@@ -168,7 +171,7 @@ mod tests {
             "spec/models/user_spec.rb",
             "test/suite.bats",
         ] {
-            let language = crate::lang::language_of(p);
+            let language = crate::lang::Language::of_path(p).name();
             assert!(is_test(p, language), "{p}");
         }
         for p in [
@@ -180,7 +183,7 @@ mod tests {
             "lib/bats-core/test_functions.bash",
             "src/Latest.java",
         ] {
-            let language = crate::lang::language_of(p);
+            let language = crate::lang::Language::of_path(p).name();
             assert!(!is_test(p, language), "{p}");
         }
     }

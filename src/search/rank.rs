@@ -227,7 +227,7 @@ impl Place<'_> {
         if !self.config.search.path_prior {
             return 1.0;
         }
-        let language = crate::lang::language_of(path);
+        let language = crate::lang::Language::of_path(path).name();
         prior::prior(path, language, self.q, self.third_party.contains(path))
     }
 
@@ -293,7 +293,7 @@ impl Place<'_> {
     /// `hash`) that it ranks at 0-based `i`: weighted reciprocal rank times recency and the
     /// path prior; `None` when the `--path` filter leaves it out.
     fn file_score(&self, listed: Listed, file: Member<'_>) -> Option<files::FileScore> {
-        let language = crate::lang::language_of(file.path);
+        let language = crate::lang::Language::of_path(file.path).name();
         let boost = self.boost(file.path, file.mtime_ns, language)?;
         Some(files::FileScore {
             path: file.path.to_string(),

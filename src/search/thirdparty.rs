@@ -71,7 +71,7 @@ fn has_manifest(db: &Db, branch: &str, dir: &str) -> Result<bool, StoreError> {
 
 /// `LICENSE`, `COPYING.LIB`, `LICENCE-MIT`, `ICU-license.html`: a licence text, not code.
 fn is_licence_file(path: &str) -> bool {
-    if !LICENCE_LANGUAGES.contains(&crate::lang::language_of(path)) {
+    if !LICENCE_LANGUAGES.contains(&crate::lang::Language::of_path(path).name()) {
         return false;
     }
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
