@@ -139,7 +139,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
             id: format!("{hash}:{i}"),
             content_hash: hash.clone(),
             filepath: f.rel.clone(),
-            language: language.name().to_string(),
+            language,
             content: c.text,
             start_line: c.start_line,
             end_line: c.end_line,
@@ -147,7 +147,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
         .collect();
     let content = ComputedContent {
         content_hash: hash,
-        language: language.name().to_string(),
+        language,
         n_chunks: chunks.len(),
         size: scanned.size,
         symbols,

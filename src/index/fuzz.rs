@@ -114,7 +114,7 @@ fn check(language: Language, text: &str, chunker: &mut Chunker, tagger: &mut Tag
     let hash = crate::util::sha256_hex(text.as_bytes());
     let stored = super::verify::Stored {
         row: crate::store::unverified::ContentRow {
-            language: language.name().to_string(),
+            language,
             n_chunks: chunks.len(),
             n_symbols: symbols.len(),
             size: text.len() as u64,
@@ -126,7 +126,7 @@ fn check(language: Language, text: &str, chunker: &mut Chunker, tagger: &mut Tag
                 id: format!("{hash}:{i}"),
                 content_hash: hash.clone(),
                 filepath: "f".into(),
-                language: language.name().to_string(),
+                language,
                 content: c.text,
                 start_line: c.start_line,
                 end_line: c.end_line,
