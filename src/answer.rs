@@ -155,8 +155,8 @@ pub struct HitRecord<'a> {
     pub score: f64,
     /// Retrievers that found it.
     pub sources: &'a [Source],
-    /// Language name.
-    pub language: &'a str,
+    /// Language (its name in JSON).
+    pub language: crate::lang::Language,
     /// The branch searched, as the user names it.
     pub branch: String,
     /// The lines with the most query terms.
@@ -206,7 +206,7 @@ impl<'a> HitRecord<'a> {
             end_line: hit.end_line,
             score: hit.score,
             sources: &hit.sources,
-            language: &hit.language,
+            language: hit.language,
             branch: crate::git::display_key(branch),
             snippet: snippet.join("\n"),
             degraded,

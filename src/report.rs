@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::git::{display_key, BranchRef};
 use crate::index::IndexReport;
+use crate::lang::Language;
 use crate::search::budget::FileHit;
 use crate::store::catalog::RunStats;
 use crate::store::pack::RemoteBranch;
@@ -110,8 +111,8 @@ pub struct NotedFile {
 /// Files of one language and how the language is analysed.
 #[derive(Debug, Serialize)]
 pub struct LanguageRecord {
-    /// Language name.
-    pub language: String,
+    /// The language (shown as its name).
+    pub language: Language,
     /// Files of the branch in it.
     pub files: i64,
     /// How its definitions are found (`lang::keyword_defs::Treatment`).
@@ -145,7 +146,7 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
         true => (db.skipped(key)?, db.noted(key)?),
         false => (Vec::new(), Vec::new()),
     };
-    let treatment = |l: &str| crate::lang::keyword_defs::Treatment::of(l).name();
+    let treatment = |l| crate::lang::keyword_defs::Treatment::of(l).name();
     Ok(StatusRecord {
         repository: ws.workdir.clone(),
         index_dir: ws.index_dir.clone(),
@@ -179,7 +180,7 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
             .files_per_language(key)?
             .into_iter()
             .map(|(language, files)| LanguageRecord {
-                treatment: treatment(&language),
+                treatment: treatment(language),
                 language,
                 files,
             })

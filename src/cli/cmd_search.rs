@@ -9,7 +9,7 @@ use super::common::Outcome;
 use super::observer::Terminal;
 use super::{render, runs};
 use git_codesearch::answer::{self, Request};
-use git_codesearch::search::{budget, SearchOptions, SearchResult};
+use git_codesearch::search::{self, budget, SearchOptions, SearchResult};
 use git_codesearch::Error;
 
 /// Run a search.
@@ -25,7 +25,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
         options: SearchOptions {
             limit: args.limit,
             path_glob: args.path.clone(),
-            lang: args.lang.clone(),
+            lang: args.lang.as_deref().map(search::language).transpose()?,
             mode: args.mode,
         },
         first_index: (!args.no_index).then(|| runs::first_search_options(&ws)),

@@ -17,7 +17,7 @@ use git_codesearch::answer::{self, HitRecord, Request};
 use git_codesearch::index::lock::Contention;
 use git_codesearch::report;
 use git_codesearch::search::learned::Kind;
-use git_codesearch::search::{budget, Mode, SearchOptions};
+use git_codesearch::search::{self, budget, Mode, SearchOptions};
 use git_codesearch::workspace::Workspace;
 use git_codesearch::Error;
 
@@ -296,7 +296,7 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
         options: SearchOptions {
             limit: Some(limit),
             path_glob: path,
-            lang: str_arg(args, "lang").map(str::to_string),
+            lang: str_arg(args, "lang").map(search::language).transpose()?,
             mode,
         },
         first_index: first_index(),

@@ -8,9 +8,9 @@ use super::crashed::{self, Ledger};
 use super::plan::{Plan, Scanned};
 use super::walk::WalkedFile;
 use crate::config::IndexConfig;
-use crate::lang;
 use crate::lang::chunk::Chunker;
 use crate::lang::symbols::Tagger;
+use crate::lang::Language;
 use crate::lang::{guard, quality};
 use crate::store::catalog::ComputedContent;
 use crate::store::ChunkRow;
@@ -76,7 +76,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
         Ok(t) => t,
         Err(reason) => return skip(scanned, reason),
     };
-    let language = lang::language_of(&f.rel);
+    let language = Language::of_path(&f.rel);
     let crashed_before = ledger.crashed(&scanned.content_hash);
     // From here to the end of chunking, a crash of a grammar leaves this record behind.
     let parsing = (!crashed_before).then(|| ledger.begin(&scanned.content_hash, &f.rel));
@@ -93,7 +93,11 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
         }
     };
     // Over a bound: cut as plain text, no symbols (see `guard`).
-    let cut_as = if note.is_some() { "text" } else { language };
+    let cut_as = if note.is_some() {
+        Language::Text
+    } else {
+        language
+    };
     let (pieces, symbols) = TOOLS.with(|t| {
         let mut t = t.borrow_mut();
         if t.as_ref().map(|(n, _, _)| *n) != Some(cfg.chunk_tokens) {
@@ -107,7 +111,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
         // Tags first, so the guard's tree is freed before the splitter parses its own. A
         // file with a tags query always has the guard's tree (same grammar).
         let tagged = tree
-            .filter(|_| lang::tags_query(cut_as).is_some())
+            .filter(|_| cut_as.tags_query().is_some())
             .map(|tree| tagger.symbols_in(cut_as, text, &tree));
         let (pieces, slow) = chunker.chunk_within(cut_as, text, crate::lang::chunk::SPLIT_TIME);
         if slow && note.is_none() {
@@ -135,7 +139,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
             id: format!("{hash}:{i}"),
             content_hash: hash.clone(),
             filepath: f.rel.clone(),
-            language: language.to_string(),
+            language,
             content: c.text,
             start_line: c.start_line,
             end_line: c.end_line,
@@ -143,7 +147,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
         .collect();
     let content = ComputedContent {
         content_hash: hash,
-        language: language.to_string(),
+        language,
         n_chunks: chunks.len(),
         size: scanned.size,
         symbols,

@@ -7,11 +7,12 @@ use proptest::prelude::*;
 
 use crate::lang::chunk::Chunker;
 use crate::lang::symbols::Tagger;
+use crate::lang::Language;
 
-fn languages() -> impl Iterator<Item = &'static str> {
-    crate::lang::CODE_LANGUAGES
+fn languages() -> impl Iterator<Item = Language> {
+    Language::CODE
         .into_iter()
-        .chain(["markdown", "text"])
+        .chain([Language::Markdown, Language::Text])
 }
 
 /// Fragments that drive parsers into their interesting states (nesting, strings, comments,
@@ -69,7 +70,7 @@ fn source() -> impl Strategy<Value = String> {
     prop::collection::vec(fragment(), 0..400).prop_map(|v| v.concat())
 }
 
-fn check(language: &'static str, text: &str, chunker: &mut Chunker, tagger: &mut Tagger) {
+fn check(language: Language, text: &str, chunker: &mut Chunker, tagger: &mut Tagger) {
     let lines: Vec<&str> = text.split('\n').collect();
     let n = lines.len() as u32;
     let chunks = chunker.chunk(language, text);
@@ -113,7 +114,7 @@ fn check(language: &'static str, text: &str, chunker: &mut Chunker, tagger: &mut
     let hash = crate::util::sha256_hex(text.as_bytes());
     let stored = super::verify::Stored {
         row: crate::store::unverified::ContentRow {
-            language: language.to_string(),
+            language,
             n_chunks: chunks.len(),
             n_symbols: symbols.len(),
             size: text.len() as u64,
@@ -125,7 +126,7 @@ fn check(language: &'static str, text: &str, chunker: &mut Chunker, tagger: &mut
                 id: format!("{hash}:{i}"),
                 content_hash: hash.clone(),
                 filepath: "f".into(),
-                language: language.to_string(),
+                language,
                 content: c.text,
                 start_line: c.start_line,
                 end_line: c.end_line,

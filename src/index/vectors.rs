@@ -335,7 +335,7 @@ fn embed_rows(
             out.push(VectorRow {
                 id: r.id.clone(),
                 content_hash: r.content_hash.clone(),
-                language: r.language.clone(),
+                language: r.language,
                 vector: v,
             });
         }
@@ -396,7 +396,7 @@ mod tests {
             id: "h:0".into(),
             content_hash: "h".into(),
             filepath: "src/upload.py".into(),
-            language: "python".into(),
+            language: crate::lang::Language::Python,
             content: content.into(),
             start_line: 1,
             end_line: 4,

@@ -6,8 +6,9 @@
 //! *true of the bytes*. The chunks, in order, cover every non-blank line once, and each
 //! one's text is exactly its lines; each definition lies inside the file, its name and
 //! signature on its first lines, each line of its doc comment in the file around it; the
-//! counts and the size agree; names of languages and kinds are plain words. Text that passes
-//! is the user's own text at its own lines, whoever cut it.
+//! counts and the size agree; names of kinds are plain words (a language is one this build
+//! knows: `store::snapshot` refuses a snapshot that names another). Text that passes is the
+//! user's own text at its own lines, whoever cut it.
 //!
 //! Until checked, imported content is hidden (`store::unverified`), and so is every catalog
 //! row another machine wrote, whatever its content: a row is shown once this clone's blob at
@@ -78,9 +79,6 @@ pub fn check(bytes: &[u8], stored: &Stored) -> Result<(), String> {
             bytes.len()
         ));
     }
-    if !is_word(&stored.row.language) {
-        return Err("its language is not a name".into());
-    }
     let text = std::str::from_utf8(bytes).map_err(|_| "the bytes are not UTF-8 text")?;
     let lines = Lines::new(text);
     check_chunks(&lines, stored)?;
@@ -88,7 +86,7 @@ pub fn check(bytes: &[u8], stored: &Stored) -> Result<(), String> {
     check_symbols(&lines, stored, &mut budget)
 }
 
-/// A language or kind name: 1 to 32 characters of letters, digits, `_`, `+`, `#`, `.`, `-`.
+/// A kind name: 1 to 32 characters of letters, digits, `_`, `+`, `#`, `.`, `-`.
 fn is_word(s: &str) -> bool {
     (1..=32).contains(&s.len())
         && s.bytes()
@@ -110,9 +108,6 @@ fn check_chunks(lines: &Lines<'_>, stored: &Stored) -> Result<(), String> {
         let bad = |why: &str| Err(format!("chunk {n}: {why}"));
         if c.id != format!("{}:{n}", stored.hash) || c.content_hash != stored.hash {
             return bad("not numbered in order");
-        }
-        if !is_word(&c.language) {
-            return bad("its language is not a name");
         }
         if c.start_line < next || c.end_line < c.start_line || c.end_line > lines.count() {
             return bad("its lines overlap another chunk or leave the file");

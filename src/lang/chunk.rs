@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use text_splitter::{ChunkConfig, CodeSplitter, MarkdownSplitter, TextSplitter};
 
-use crate::lang::{self, Splitting};
+use super::language::Language;
+use super::table::Splitting;
 use crate::text::tokens::ApproxTokens;
 
 /// A piece of a file.
@@ -27,7 +28,7 @@ type Sizer = ApproxTokens;
 /// Reusable splitters (one per language), for one thread.
 pub struct Chunker {
     max_tokens: usize,
-    code: HashMap<&'static str, Option<CodeSplitter<Sizer>>>,
+    code: HashMap<Language, Option<CodeSplitter<Sizer>>>,
     markdown: MarkdownSplitter<Sizer>,
     text: TextSplitter<Sizer>,
 }
@@ -50,7 +51,7 @@ impl Chunker {
     /// Split `text` (of `language`) into chunks, in order, with exact line ranges. Tests
     /// only: the index splits under a time bound (`chunk_within`).
     #[cfg(test)]
-    pub fn chunk(&mut self, language: &'static str, text: &str) -> Vec<Chunk> {
+    pub fn chunk(&mut self, language: Language, text: &str) -> Vec<Chunk> {
         self.chunk_within(language, text, SPLIT_TIME).0
     }
 
@@ -60,16 +61,18 @@ impl Chunker {
     /// hold a whole index run on one file.
     pub fn chunk_within(
         &mut self,
-        language: &'static str,
+        language: Language,
         text: &str,
         limit: Duration,
     ) -> (Vec<Chunk>, bool) {
         let started = Instant::now();
-        let (mut pieces, over) = match lang::splitting(language) {
+        let (mut pieces, over) = match language.splitting() {
             Splitting::Code => {
                 let max = self.max_tokens;
                 let splitter = self.code.entry(language).or_insert_with(|| {
-                    lang::grammar(language).and_then(|g| CodeSplitter::new(g, config(max)).ok())
+                    language
+                        .grammar()
+                        .and_then(|g| CodeSplitter::new(g, config(max)).ok())
                 });
                 match splitter {
                     Some(s) => until(s.chunk_indices(text), started, limit),
@@ -188,7 +191,7 @@ mod tests {
             .map(|i| format!("fn function_{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n\n"))
             .collect();
         let mut c = Chunker::new(64);
-        let chunks = c.chunk("rust", &src);
+        let chunks = c.chunk(Language::Rust, &src);
         assert!(chunks.len() > 5);
         let lines: Vec<&str> = src.lines().collect();
         for ch in &chunks {
@@ -239,7 +242,7 @@ mod tests {
             .map(|i| format!("fn function_{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n\n"))
             .collect();
         let mut c = Chunker::new(64);
-        let (chunks, over) = c.chunk_within("rust", &src, Duration::ZERO);
+        let (chunks, over) = c.chunk_within(Language::Rust, &src, Duration::ZERO);
         assert!(over);
         // The first piece the splitter gave, then windows of WINDOW_LINES lines to the end.
         let lines = src.trim_end().lines().count() as u32;
@@ -250,7 +253,7 @@ mod tests {
         assert!(chunks[1..]
             .iter()
             .all(|c| c.end_line - c.start_line < WINDOW_LINES as u32));
-        let (_, over) = c.chunk_within("rust", &src, Duration::from_secs(60));
+        let (_, over) = c.chunk_within(Language::Rust, &src, Duration::from_secs(60));
         assert!(!over);
     }
 
@@ -258,7 +261,7 @@ mod tests {
     fn syntax_boundaries_are_kept() {
         let src = "def alpha():\n    return 1\n\n\ndef beta():\n    return 2\n";
         let mut c = Chunker::new(8);
-        let chunks = c.chunk("python", src);
+        let chunks = c.chunk(Language::Python, src);
         assert!(
             chunks.iter().any(|c| c.text.starts_with("def beta")),
             "{chunks:?}"
@@ -270,54 +273,58 @@ mod tests {
         // (language, a first definition, a second one)
         let cases = [
             (
-                "php",
+                Language::Php,
                 "<?php\nfunction alpha() {\n    return 1;\n}",
                 "function beta() {\n    return 2;\n}",
             ),
-            ("ruby", "def alpha\n  1\nend", "def beta\n  2\nend"),
+            (Language::Ruby, "def alpha\n  1\nend", "def beta\n  2\nend"),
             (
-                "csharp",
+                Language::CSharp,
                 "class Alpha\n{\n    int A() { return 1; }\n}",
                 "class Beta\n{\n    int B() { return 2; }\n}",
             ),
             (
-                "kotlin",
+                Language::Kotlin,
                 "fun alpha(): Int {\n    return 1\n}",
                 "fun beta(): Int {\n    return 2\n}",
             ),
             (
-                "scala",
+                Language::Scala,
                 "object Alpha {\n  def a = 1\n}",
                 "object Beta {\n  def b = 2\n}",
             ),
             (
-                "swift",
+                Language::Swift,
                 "func alpha() -> Int {\n    return 1\n}",
                 "func beta() -> Int {\n    return 2\n}",
             ),
             (
-                "elixir",
+                Language::Elixir,
                 "defmodule Alpha do\n  def a, do: 1\nend",
                 "defmodule Beta do\n  def b, do: 2\nend",
             ),
             (
-                "haskell",
+                Language::Haskell,
                 "alpha :: Int\nalpha = 1",
                 "beta :: Int\nbeta = 2",
             ),
             (
-                "lua",
+                Language::Lua,
                 "local function alpha()\n  return 1\nend",
                 "local function beta()\n  return 2\nend",
             ),
             (
-                "zig",
+                Language::Zig,
                 "fn alpha() u32 {\n    return 1;\n}",
                 "fn beta() u32 {\n    return 2;\n}",
             ),
-            ("shell", "alpha() {\n  echo 1\n}", "beta() {\n  echo 2\n}"),
             (
-                "r",
+                Language::Shell,
+                "alpha() {\n  echo 1\n}",
+                "beta() {\n  echo 2\n}",
+            ),
+            (
+                Language::R,
                 "alpha <- function(x) {\n  x + 1\n}",
                 "beta <- function(x) {\n  x + 2\n}",
             ),
@@ -326,7 +333,7 @@ mod tests {
         for (language, first, second) in cases {
             let chunks = c.chunk(language, &format!("{first}\n\n{second}\n"));
             // Cut by the grammar, not by the plain-text fallback.
-            assert!(matches!(c.code.get(language), Some(Some(_))), "{language}");
+            assert!(matches!(c.code.get(&language), Some(Some(_))), "{language}");
             let head = second.lines().next().unwrap();
             assert!(
                 chunks.iter().any(|c| c.text.starts_with(head)),
@@ -346,7 +353,7 @@ mod tests {
     fn plain_text_and_markdown_fall_back() {
         let md = "# Title\n\nSome words here.\n\n## Second\n\nMore words.\n";
         let mut c = Chunker::new(8);
-        assert!(!c.chunk("markdown", md).is_empty());
-        assert!(!c.chunk("yaml", "a: 1\n").is_empty());
+        assert!(!c.chunk(Language::Markdown, md).is_empty());
+        assert!(!c.chunk(Language::Yaml, "a: 1\n").is_empty());
     }
 }

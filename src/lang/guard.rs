@@ -9,6 +9,8 @@
 
 use std::time::{Duration, Instant};
 
+use super::language::Language;
+
 /// Deepest bracket nesting parsed as code (real code stays far below 100).
 pub const MAX_NESTING: usize = 256;
 /// Deepest syntax tree accepted (a long `a + b + …` chain nests one level a term).
@@ -20,8 +22,8 @@ pub const PARSE_TIME: Duration = Duration::from_secs(2);
 /// for the tags (`lang::tagrun`); `Ok(None)` for a language without a grammar (or one this
 /// tree-sitter cannot load), `Err` with the reason a file over a bound is indexed as plain
 /// text instead.
-pub fn check(language: &str, text: &str) -> Result<Option<tree_sitter::Tree>, String> {
-    let Some(grammar) = crate::lang::grammar(language) else {
+pub fn check(language: Language, text: &str) -> Result<Option<tree_sitter::Tree>, String> {
+    let Some(grammar) = language.grammar() else {
         return Ok(None);
     };
     let nesting = max_nesting(text);
@@ -107,14 +109,14 @@ mod tests {
     #[test]
     fn ordinary_code_is_parsed_and_deep_code_is_not() {
         let src = "fn main() {\n    let v = vec![1, 2, 3];\n    println!(\"{:?}\", v);\n}\n";
-        assert!(check("rust", src).unwrap().is_some());
-        assert!(check("markdown", src).unwrap().is_none());
+        assert!(check(Language::Rust, src).unwrap().is_some());
+        assert!(check(Language::Markdown, src).unwrap().is_none());
         let deep = format!("f({}1{});\n", "x(".repeat(4000), ")".repeat(4000));
-        let why = check("javascript", &deep).unwrap_err();
+        let why = check(Language::JavaScript, &deep).unwrap_err();
         assert!(why.contains("nest 4001 deep"), "{why}");
         // Deep without brackets: a long chain of binary operators.
         let chain = format!("x = {}1\n", "1 + ".repeat(5000));
-        let why = check("python", &chain).unwrap_err();
+        let why = check(Language::Python, &chain).unwrap_err();
         assert!(why.contains("syntax tree"), "{why}");
     }
 }

@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::kind::SymbolKind;
+use super::language::Language;
 use crate::lang::Symbol;
 
 /// Most definitions kept from one file (a generated file can have a line for each of
@@ -20,10 +21,45 @@ const MAX_SPAN: u32 = 200;
 /// Longest signature kept, in characters.
 const MAX_SIGNATURE: usize = 200;
 
-/// Languages whose files hold no definitions: prose, data and markup.
-const NOT_CODE: &[&str] = &[
-    "markdown", "rst", "json", "yaml", "toml", "xml", "html", "css", "csv",
-];
+/// Whether files of `language` hold no definitions: prose, data and markup. Every language
+/// is named, so a new one must be decided on.
+fn not_code(language: Language) -> bool {
+    match language {
+        Language::Markdown
+        | Language::Rst
+        | Language::Json
+        | Language::Yaml
+        | Language::Toml
+        | Language::Xml
+        | Language::Html
+        | Language::Css => true,
+        Language::C
+        | Language::Cpp
+        | Language::CSharp
+        | Language::Dockerfile
+        | Language::Elixir
+        | Language::Go
+        | Language::Haskell
+        | Language::Java
+        | Language::JavaScript
+        | Language::Kotlin
+        | Language::Lua
+        | Language::Make
+        | Language::Php
+        | Language::Python
+        | Language::R
+        | Language::Ruby
+        | Language::Rust
+        | Language::Scala
+        | Language::Shell
+        | Language::Sql
+        | Language::Swift
+        | Language::Text
+        | Language::Tsx
+        | Language::TypeScript
+        | Language::Zig => false,
+    }
+}
 
 /// How the files of a language are indexed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,10 +84,10 @@ impl Treatment {
 
     /// The treatment of the files of `language` (a file over the syntax bounds is noted
     /// apart, see `lang::guard`; a `.txt` file of unknown language is plain text).
-    pub fn of(language: &str) -> Treatment {
-        if crate::lang::tags_query(language).is_some() {
+    pub fn of(language: Language) -> Treatment {
+        if language.tags_query().is_some() {
             Treatment::Syntax
-        } else if NOT_CODE.contains(&language) {
+        } else if not_code(language) {
             Treatment::PlainText
         } else {
             Treatment::DefinitionLines
@@ -61,9 +97,9 @@ impl Treatment {
 
 /// Whether `language` (of the file `path`) gets keyword definitions: code in a language
 /// without a tags query, or a file of unknown kind that is not plain text by its name.
-pub fn applies(language: &str, path: &str) -> bool {
+pub fn applies(language: Language, path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
-    !NOT_CODE.contains(&language) && !lower.ends_with(".txt") && !lower.ends_with(".lock")
+    !not_code(language) && !lower.ends_with(".txt") && !lower.ends_with(".lock")
 }
 
 /// The definition line pattern: modifiers, a keyword, a name.
@@ -177,6 +213,24 @@ mod tests {
     }
 
     #[test]
+    fn each_language_has_the_treatment_it_had_by_name() {
+        for l in Language::ALL {
+            let want = if Language::CODE.contains(&l) {
+                Treatment::Syntax
+            } else if [
+                "markdown", "rst", "json", "yaml", "toml", "xml", "html", "css",
+            ]
+            .contains(&l.name())
+            {
+                Treatment::PlainText
+            } else {
+                Treatment::DefinitionLines
+            };
+            assert_eq!(Treatment::of(l), want, "{l}");
+        }
+    }
+
+    #[test]
     fn definition_keywords_of_several_languages() {
         let dart = "/// A router.\nclass Router {\n  void add() {}\n}\n";
         assert_eq!(names(dart), [("Router".into(), "class".into(), 1 + 1, 4)]);
@@ -212,10 +266,10 @@ mod tests {
 
     #[test]
     fn prose_and_data_get_none() {
-        assert!(!applies("markdown", "README.md"));
-        assert!(!applies("text", "notes.txt"));
-        assert!(applies("text", "bin/tool"));
-        assert!(applies("dart", "lib/router.dart"));
+        assert!(!applies(Language::Markdown, "README.md"));
+        assert!(!applies(Language::Text, "notes.txt"));
+        assert!(applies(Language::Text, "bin/tool"));
+        assert!(applies(Language::Text, "lib/router.dart"));
         assert!(names("The class of problems we solve.\n").is_empty());
     }
 }

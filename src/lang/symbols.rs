@@ -12,7 +12,7 @@ use super::doc::doc_comment;
 use super::kind::SymbolKind;
 use super::tagrun::{self, Roles};
 
-use crate::lang;
+use super::language::Language;
 use crate::lang::Symbol;
 
 /// Longest signature kept, in characters.
@@ -24,7 +24,7 @@ pub(crate) const MAX_DOC: usize = 1000;
 /// query cursor.
 #[derive(Default)]
 pub struct Tagger {
-    configs: HashMap<&'static str, Option<(TagsConfiguration, Roles)>>,
+    configs: HashMap<Language, Option<(TagsConfiguration, Roles)>>,
     cursor: QueryCursor,
 }
 
@@ -32,8 +32,8 @@ impl Tagger {
     /// Definitions in `text` of `language`, parsing it (without the guard's bounds: for
     /// tests); empty for languages without a tags query.
     #[cfg(test)]
-    pub fn symbols(&mut self, language: &'static str, text: &str) -> Vec<Symbol> {
-        let Some(grammar) = lang::grammar(language) else {
+    pub fn symbols(&mut self, language: Language, text: &str) -> Vec<Symbol> {
+        let Some(grammar) = language.grammar() else {
             return Vec::new();
         };
         let mut parser = tree_sitter::Parser::new();
@@ -48,10 +48,10 @@ impl Tagger {
     }
 
     /// Definitions in `text` of `language`, already parsed into `tree` with its grammar.
-    pub fn symbols_in(&mut self, language: &'static str, text: &str, tree: &Tree) -> Vec<Symbol> {
+    pub fn symbols_in(&mut self, language: Language, text: &str, tree: &Tree) -> Vec<Symbol> {
         let config = self.configs.entry(language).or_insert_with(|| {
-            let grammar = lang::grammar(language)?;
-            let query = lang::definitions_query(language)?;
+            let grammar = language.grammar()?;
+            let query = language.definitions_query()?;
             let config = TagsConfiguration::new(grammar, &query, "").ok()?;
             let roles = Roles::of(&config)?;
             Some((config, roles))
@@ -65,7 +65,7 @@ impl Tagger {
         tagrun::assert_same_as_generate_tags(config, source, &tags);
         let has_error = tree.root_node().has_error();
         let lines: Vec<&str> = text.lines().collect();
-        let dashes = lang::dash_comments(language);
+        let dashes = language.dash_comments();
         let newlines = newline_offsets(source);
         let line_of = |byte: usize| line_of(&newlines, byte);
         let mut out = Vec::new();
@@ -86,7 +86,7 @@ impl Tagger {
                 .take(MAX_SIGNATURE)
                 .collect();
             out.push(Symbol {
-                name: lang::symbol_name(language, name).to_string(),
+                name: language.symbol_name(name).to_string(),
                 kind: SymbolKind::parse(&tag.kind),
                 start_line,
                 end_line,
@@ -97,7 +97,7 @@ impl Tagger {
                     .map(|d| d.chars().take(MAX_DOC).collect()),
             });
         }
-        if lang::merges_clauses(language) {
+        if language.merges_clauses() {
             out = merge_clauses(out);
         }
         if has_error {
@@ -162,7 +162,7 @@ mod tests {
     #[test]
     fn finds_definitions_with_docs_and_lines() {
         let src = "/// Parses the config.\nfn parse_config(path: &str) -> u32 {\n    1\n}\n\nstruct Settings {\n    a: u32,\n}\n\ntrait Loader {}\n";
-        let syms = Tagger::default().symbols("rust", src);
+        let syms = Tagger::default().symbols(Language::Rust, src);
         let f = syms
             .iter()
             .find(|s| s.name == "parse_config")
@@ -178,17 +178,17 @@ mod tests {
     #[test]
     fn python_and_typescript_classes_and_methods() {
         let py = "class Uploader:\n    def retry(self):\n        pass\n";
-        let syms = Tagger::default().symbols("python", py);
+        let syms = Tagger::default().symbols(Language::Python, py);
         assert!(syms
             .iter()
             .any(|s| s.name == "Uploader" && s.kind == SymbolKind::Class));
         let retry = syms.iter().find(|s| s.name == "retry").expect("method");
         assert_eq!(retry.start_line, 2);
         let py = "def f():\n    \"\"\"Retry failed uploads.\"\"\"\n    pass\n";
-        let syms = Tagger::default().symbols("python", py);
+        let syms = Tagger::default().symbols(Language::Python, py);
         assert_eq!(syms[0].doc.as_deref(), Some("Retry failed uploads."));
         let ts = "interface Shape { area(): number }\nclass Circle implements Shape {\n  area() { return 1; }\n}\n";
-        let syms = Tagger::default().symbols("typescript", ts);
+        let syms = Tagger::default().symbols(Language::TypeScript, ts);
         assert!(syms.iter().any(|s| s.name == "Shape"), "{syms:?}");
         assert!(syms.iter().any(|s| s.name == "Circle"), "{syms:?}");
     }

@@ -284,17 +284,16 @@ pub(super) fn assert_same_as_generate_tags(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang;
+    use crate::lang::language::Language;
 
     #[test]
     fn every_languages_query_has_its_roles() {
-        for language in lang::CODE_LANGUAGES {
-            let (Some(grammar), Some(query)) =
-                (lang::grammar(language), lang::definitions_query(language))
+        for language in Language::CODE {
+            let (Some(grammar), Some(query)) = (language.grammar(), language.definitions_query())
             else {
                 continue;
             };
-            let config = TagsConfiguration::new(grammar, &query, "").expect(language);
+            let config = TagsConfiguration::new(grammar, &query, "").expect(language.name());
             assert!(Roles::of(&config).is_some(), "{language}");
         }
     }
@@ -304,7 +303,7 @@ mod tests {
         // `generate_tags` reuses the previous tag's line when its name ended on this row; the
         // comparison under test (`assert_same_as_generate_tags`) fails if this walk does not.
         let src = "\"multi\nline\" <- function(x) 1; g <- function() 2\n";
-        let syms = super::super::symbols::Tagger::default().symbols("r", src);
+        let syms = super::super::symbols::Tagger::default().symbols(Language::R, src);
         let g = syms.iter().find(|s| s.name == "g").expect("g");
         assert_eq!(g.signature, "\"multi", "{syms:?}");
     }

@@ -66,12 +66,12 @@ fn skip_string(chars: &mut std::str::CharIndices<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang;
+    use crate::lang::language::Language;
 
     #[test]
     fn every_definition_pattern_stays_and_no_reference_pattern_does() {
-        for language in lang::CODE_LANGUAGES {
-            let full = lang::tags_query(language).unwrap();
+        for language in Language::CODE {
+            let full = language.tags_query().unwrap();
             let trimmed = definitions_only(&full);
             assert_eq!(
                 trimmed.matches("@definition.").count(),
@@ -80,16 +80,16 @@ mod tests {
             );
             assert!(!trimmed.contains("@reference."), "{language}");
             // It is still a query the grammar accepts.
-            let grammar = lang::grammar(language).unwrap();
+            let grammar = language.grammar().unwrap();
             tree_sitter_tags::TagsConfiguration::new(grammar, &trimmed, "")
                 .unwrap_or_else(|e| panic!("{language}: {e}"));
         }
     }
 
     /// (name, byte range) of each definition tag of `source`.
-    fn definitions(language: &str, query: &str, source: &[u8]) -> Vec<(String, usize, usize)> {
+    fn definitions(language: Language, query: &str, source: &[u8]) -> Vec<(String, usize, usize)> {
         let config =
-            tree_sitter_tags::TagsConfiguration::new(lang::grammar(language).unwrap(), query, "")
+            tree_sitter_tags::TagsConfiguration::new(language.grammar().unwrap(), query, "")
                 .unwrap();
         let mut ctx = tree_sitter_tags::TagsContext::new();
         let (tags, _) = ctx.generate_tags(&config, source, None).unwrap();
@@ -106,7 +106,10 @@ mod tests {
     fn the_trimmed_query_finds_the_same_definitions_in_this_repository() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files = Vec::new();
-        for (dir, ext, language) in [("src/index", "rs", "rust"), ("bench", "py", "python")] {
+        for (dir, ext, language) in [
+            ("src/index", "rs", Language::Rust),
+            ("bench", "py", Language::Python),
+        ] {
             for e in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
                 if e.path().extension().is_some_and(|x| x == ext) {
                     files.push((e.path(), language));
@@ -116,7 +119,7 @@ mod tests {
         assert!(files.len() > 10);
         for (path, language) in files {
             let source = std::fs::read(&path).unwrap();
-            let full = lang::tags_query(language).unwrap();
+            let full = language.tags_query().unwrap();
             let want = definitions(language, &full, &source);
             assert_eq!(
                 definitions(language, &definitions_only(&full), &source),

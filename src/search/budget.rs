@@ -108,7 +108,7 @@ mod tests {
             end_line: start + n - 1,
             score: 1.0 / start as f64,
             sources: Vec::new(),
-            language: "rust".into(),
+            language: crate::lang::Language::Rust,
             lines: (start..start + n)
                 .map(|i| (i, format!("    let value_{i} = compute(input, {i});")))
                 .collect(),

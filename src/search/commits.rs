@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use super::query::Query;
 use super::types::SearchError;
+use crate::lang::Language;
 use crate::store::Db;
 
 use super::params::COMMITS;
@@ -31,7 +32,7 @@ pub fn retrieve(
     db: &Db,
     branch: &str,
     q: &Query,
-    lang: Option<&str>,
+    lang: Option<Language>,
 ) -> Result<Vec<ChangedFile>, SearchError> {
     let Some(expression) = super::files::match_expression(q) else {
         return Ok(Vec::new());
@@ -42,7 +43,7 @@ pub fn retrieve(
         // files each still say something (square root, as measured).
         let share = c.score / (c.n_files.max(1) as f64).sqrt();
         for (path, hash) in c.files {
-            if lang.is_some_and(|l| crate::lang::language_of(&path) != l) {
+            if lang.is_some_and(|l| Language::of_path(&path) != l) {
                 continue;
             }
             by_path
@@ -76,13 +77,13 @@ pub fn spawn(
     branch: &str,
     q: &Query,
     title: Option<Query>,
-    lang: Option<&str>,
+    lang: Option<Language>,
 ) -> std::thread::JoinHandle<Result<Past, SearchError>> {
-    let (branch, q, lang) = (branch.to_string(), q.clone(), lang.map(str::to_string));
+    let (branch, q) = (branch.to_string(), q.clone());
     super::background::spawn(path, move |db| {
-        let query = retrieve(db, &branch, &q, lang.as_deref())?;
+        let query = retrieve(db, &branch, &q, lang)?;
         let title = match title {
-            Some(t) => retrieve(db, &branch, &t, lang.as_deref())?,
+            Some(t) => retrieve(db, &branch, &t, lang)?,
             None => Vec::new(),
         };
         Ok(Past { query, title })

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use super::fusion::{Source, Span};
 use super::query::{is_stop_word, Query};
 use super::types::SearchError;
+use crate::lang::Language;
 use crate::store::{ChunkRef, ChunkStore, Db};
 use crate::text::words::split_identifier;
 use crate::text::words::{push_terms, words};
@@ -22,7 +23,7 @@ pub fn retrieve(
     branch: &str,
     q: &Query,
     n: usize,
-    lang: Option<&str>,
+    lang: Option<Language>,
 ) -> Result<Vec<String>, SearchError> {
     let Some(expression) = match_expression(q) else {
         return Ok(Vec::new());
@@ -40,12 +41,10 @@ pub fn spawn(
     branch: &str,
     q: &Query,
     n: usize,
-    lang: Option<&str>,
+    lang: Option<Language>,
 ) -> std::thread::JoinHandle<Result<Vec<String>, SearchError>> {
-    let (branch, q, lang) = (branch.to_string(), q.clone(), lang.map(str::to_string));
-    super::background::spawn(path, move |db| {
-        retrieve(db, &branch, &q, n, lang.as_deref())
-    })
+    let (branch, q) = (branch.to_string(), q.clone());
+    super::background::spawn(path, move |db| retrieve(db, &branch, &q, n, lang))
 }
 
 /// The query's distinct terms OR-ed for FTS5, each quoted; `None` when no term is left.

@@ -31,7 +31,7 @@ pub fn search(
         branch,
     } = *cx;
     let glob = compile_glob(opts.path_glob.as_deref())?;
-    let lang = check_lang(opts.lang.as_deref())?;
+    let lang = opts.lang;
     let s = &config.search;
     let limit = opts.limit.unwrap_or(s.n_final).max(1);
     // Filters drop candidates after retrieval: fetch more when they are on.
@@ -206,19 +206,6 @@ fn compile_glob(glob: Option<&str>) -> Result<Option<GlobMatcher>, SearchError> 
     .transpose()
 }
 
-fn check_lang(lang: Option<&str>) -> Result<Option<&str>, SearchError> {
-    let Some(l) = lang else { return Ok(None) };
-    let known = crate::lang::known_languages();
-    if known.contains(&l) {
-        Ok(Some(l))
-    } else {
-        Err(SearchError::UnknownLanguage {
-            lang: l.to_string(),
-            known: known.join(", "),
-        })
-    }
-}
-
 /// Read the text of the chunks that made the results (the only text a search reads) and
 /// build the hits.
 fn with_text(chunks: &ChunkStore, ranked: Vec<Ranked>) -> Result<Vec<Hit>, SearchError> {
@@ -234,10 +221,9 @@ fn with_text(chunks: &ChunkStore, ranked: Vec<Ranked>) -> Result<Vec<Hit>, Searc
         .map(|(s, parts)| {
             let read: Vec<&ChunkRow> = parts.iter().filter_map(|c| text.get(&c.row)).collect();
             Hit {
-                language: parts.first().map_or_else(
-                    || crate::lang::language_of(&s.path).to_string(),
-                    |c| c.language.clone(),
-                ),
+                language: parts
+                    .first()
+                    .map_or_else(|| crate::lang::Language::of_path(&s.path), |c| c.language),
                 lines: numbered_lines(&read),
                 path: s.path,
                 start_line: s.start,

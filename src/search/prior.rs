@@ -8,13 +8,14 @@ use super::params::prior::{
     DATA, DECLARATIONS, DOCS, LEGACY, OTHER, OTHER_OS, PATH_WORD, PROSE, TEST, VENDORED,
 };
 use super::query::Query;
+use crate::lang::Language;
 
 /// Files that are prose rather than code: markdown, reStructuredText, `.txt`, and the
 /// README / CHANGELOG / LICENSE family. Unknown extensions (a `.jq` or `.sql` file) are not
 /// prose: they may well be code in a language we have no grammar for.
 /// `lower` is the path in lower case.
-fn is_prose(lower: &str, language: &str) -> bool {
-    if matches!(language, "markdown" | "rst") {
+fn is_prose(lower: &str, language: Language) -> bool {
+    if matches!(language, Language::Markdown | Language::Rst) {
         return true;
     }
     let name = lower.rsplit('/').next().unwrap_or(lower);
@@ -30,9 +31,11 @@ fn is_prose(lower: &str, language: &str) -> bool {
 
 /// Data and configuration rather than code: JSON, YAML, TOML, XML, lock files, CI set-up.
 /// `lower` is the path in lower case.
-fn is_data(lower: &str, language: &str) -> bool {
-    matches!(language, "json" | "yaml" | "toml" | "xml")
-        || lower.ends_with(".lock")
+fn is_data(lower: &str, language: Language) -> bool {
+    matches!(
+        language,
+        Language::Json | Language::Yaml | Language::Toml | Language::Xml
+    ) || lower.ends_with(".lock")
         || lower.ends_with(".csv")
         || lower.ends_with(".cfg")
         || lower.ends_with(".ini")
@@ -43,7 +46,7 @@ fn is_data(lower: &str, language: &str) -> bool {
 /// naming convention of its own language: `test_*.py`, `*_test.go`, `*Test.java`,
 /// `*.spec.ts`, `*_spec.rb`, `*.bats`. A convention only counts in its language: a test
 /// framework's own `lib/test_functions.bash` is code, not a test.
-pub fn is_test(path: &str, language: &str) -> bool {
+pub fn is_test(path: &str, language: Language) -> bool {
     let lower = path.to_ascii_lowercase();
     if under_dir(&lower, TEST_DIRS) {
         return true;
@@ -54,17 +57,27 @@ pub fn is_test(path: &str, language: &str) -> bool {
     let suffix = |s: &[&str]| s.iter().any(|x| lower_stem.ends_with(x));
     let pascal = |s: &[&str]| s.iter().any(|x| stem.len() > x.len() && stem.ends_with(x));
     match language {
-        "python" => lower_stem.starts_with("test_") || suffix(&["_test"]) || stem == "conftest",
-        "go" => suffix(&["_test"]),
-        "java" | "kotlin" | "scala" | "csharp" | "swift" | "php" | "haskell" => {
-            pascal(&["Test", "Tests", "Spec", "IT"])
+        Language::Python => {
+            lower_stem.starts_with("test_") || suffix(&["_test"]) || stem == "conftest"
         }
-        "javascript" | "typescript" | "tsx" => {
+        Language::Go => suffix(&["_test"]),
+        Language::Java
+        | Language::Kotlin
+        | Language::Scala
+        | Language::CSharp
+        | Language::Swift
+        | Language::Php
+        | Language::Haskell => pascal(&["Test", "Tests", "Spec", "IT"]),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
             let lower_name = name.to_ascii_lowercase();
             lower_name.contains(".test.") || lower_name.contains(".spec.")
         }
-        "c" | "cpp" => lower_stem.starts_with("test_") || suffix(&["_test", "_tests", "_unittest"]),
-        "ruby" | "lua" | "elixir" | "rust" | "zig" => suffix(&["_test", "_tests", "_spec"]),
+        Language::C | Language::Cpp => {
+            lower_stem.starts_with("test_") || suffix(&["_test", "_tests", "_unittest"])
+        }
+        Language::Ruby | Language::Lua | Language::Elixir | Language::Rust | Language::Zig => {
+            suffix(&["_test", "_tests", "_spec"])
+        }
         _ => name.to_ascii_lowercase().ends_with(".bats") || suffix(&["_test", "_spec"]),
     }
 }
@@ -109,7 +122,7 @@ fn under_dir(lower: &str, names: &[&str]) -> bool {
 
 /// The multiplier for a hit in `path` of `language` for query `q`; `third_party` when the
 /// path lies in a subtree copied from another project (see `thirdparty`).
-pub fn prior(path: &str, language: &str, q: &Query, third_party: bool) -> f64 {
+pub fn prior(path: &str, language: Language, q: &Query, third_party: bool) -> f64 {
     let lower = path.to_ascii_lowercase();
     let mut f = 1.0;
     if is_prose(&lower, language) {
@@ -118,7 +131,7 @@ pub fn prior(path: &str, language: &str, q: &Query, third_party: bool) -> f64 {
         f *= DATA;
     } else if is_test(path, language) {
         f *= TEST;
-    } else if !crate::lang::CODE_LANGUAGES.contains(&language) {
+    } else if !Language::CODE.contains(&language) {
         f *= OTHER;
     }
     if third_party || under_dir(&lower, VENDOR_DIRS) {
@@ -168,7 +181,7 @@ mod tests {
             "spec/models/user_spec.rb",
             "test/suite.bats",
         ] {
-            let language = crate::lang::language_of(p);
+            let language = Language::of_path(p);
             assert!(is_test(p, language), "{p}");
         }
         for p in [
@@ -180,7 +193,7 @@ mod tests {
             "lib/bats-core/test_functions.bash",
             "src/Latest.java",
         ] {
-            let language = crate::lang::language_of(p);
+            let language = Language::of_path(p);
             assert!(!is_test(p, language), "{p}");
         }
     }
@@ -188,27 +201,33 @@ mod tests {
     #[test]
     fn prose_and_tests_rank_below_code_and_path_words_lift() {
         let q = parse("parse the config file").unwrap();
-        let code = prior("src/loader.rs", "rust", &q, false);
-        assert!(prior("README.md", "markdown", &q, false) < code);
-        assert!(prior("tests/test_loader.py", "python", &q, false) < code);
-        assert!(prior("src/config.rs", "rust", &q, false) > code);
-        assert!(prior("docs/manual.yml", "yaml", &q, false) < code);
-        assert!(prior("Cargo.lock", "text", &q, false) < code);
-        assert!(prior("CHANGELOG", "text", &q, false) < prior("src/builtin.jq", "text", &q, false));
-        assert!(prior("src/builtin.jq", "text", &q, false) < code);
+        let code = prior("src/loader.rs", Language::Rust, &q, false);
+        assert!(prior("README.md", Language::Markdown, &q, false) < code);
+        assert!(prior("tests/test_loader.py", Language::Python, &q, false) < code);
+        assert!(prior("src/config.rs", Language::Rust, &q, false) > code);
+        assert!(prior("docs/manual.yml", Language::Yaml, &q, false) < code);
+        assert!(prior("Cargo.lock", Language::Text, &q, false) < code);
         assert!(
-            prior("types/index.d.ts", "typescript", &q, false)
-                < prior("src/index.js", "javascript", &q, false)
+            prior("CHANGELOG", Language::Text, &q, false)
+                < prior("src/builtin.jq", Language::Text, &q, false)
+        );
+        assert!(prior("src/builtin.jq", Language::Text, &q, false) < code);
+        assert!(
+            prior("types/index.d.ts", Language::TypeScript, &q, false)
+                < prior("src/index.js", Language::JavaScript, &q, false)
         );
         assert!(
-            prior("third_party/zlib/inflate.c", "c", &q, false)
-                < prior("src/inflate.c", "c", &q, false)
+            prior("third_party/zlib/inflate.c", Language::C, &q, false)
+                < prior("src/inflate.c", Language::C, &q, false)
         );
         assert!(
-            prior("docs/examples/loader.py", "python", &q, false)
-                < prior("loader.py", "python", &q, false)
+            prior("docs/examples/loader.py", Language::Python, &q, false)
+                < prior("loader.py", Language::Python, &q, false)
         );
-        assert!(prior("src/dec/number.c", "c", &q, true) < prior("src/number.c", "c", &q, false));
+        assert!(
+            prior("src/dec/number.c", Language::C, &q, true)
+                < prior("src/number.c", Language::C, &q, false)
+        );
     }
 
     #[test]
@@ -219,9 +238,12 @@ mod tests {
             ("src/unix/tcp.c", "src/win/tcp.c")
         };
         let q = parse("TCP stream connect").unwrap();
-        assert!(prior(there, "c", &q, false) < prior(here, "c", &q, false));
+        assert!(prior(there, Language::C, &q, false) < prior(here, Language::C, &q, false));
         let named = if cfg!(windows) { "unix" } else { "windows" };
         let q = parse(&format!("TCP stream connect on {named}")).unwrap();
-        assert_eq!(prior(there, "c", &q, false), prior(here, "c", &q, false));
+        assert_eq!(
+            prior(there, Language::C, &q, false),
+            prior(here, Language::C, &q, false)
+        );
     }
 }

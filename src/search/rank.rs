@@ -16,6 +16,7 @@ use super::thirdparty::ThirdParty;
 use super::types::{Context, Ranked, SearchError};
 use super::{commits, files, prior, retrieve};
 use crate::config::Config;
+use crate::lang::Language;
 use crate::store::{ChunkRef, ChunkStore};
 
 use super::params::{MERGE_MAX_LINES, RECENCY_DAYS};
@@ -180,7 +181,7 @@ impl Place<'_> {
         for (id, f) in fused {
             let chunk = chunk_by_id[id.as_str()];
             for (path, mtime) in members.get(&chunk.content_hash).into_iter().flatten() {
-                if let Some(boost) = self.boost(path, *mtime, &chunk.language) {
+                if let Some(boost) = self.boost(path, *mtime, chunk.language) {
                     let mut why = f.why.clone();
                     why.add(
                         Feature::PathAndRecency { factor: boost },
@@ -207,7 +208,7 @@ impl Place<'_> {
 
     /// The factor a hit in `path` gets from recency and the path prior; `None` when the
     /// `--path` filter leaves the path out.
-    fn boost(&self, path: &str, mtime_ns: i64, language: &str) -> Option<f64> {
+    fn boost(&self, path: &str, mtime_ns: i64, language: Language) -> Option<f64> {
         if self.glob.is_some_and(|g| !g.is_match(path)) {
             return None;
         }
@@ -227,7 +228,7 @@ impl Place<'_> {
         if !self.config.search.path_prior {
             return 1.0;
         }
-        let language = crate::lang::language_of(path);
+        let language = Language::of_path(path);
         prior::prior(path, language, self.q, self.third_party.contains(path))
     }
 
@@ -293,7 +294,7 @@ impl Place<'_> {
     /// `hash`) that it ranks at 0-based `i`: weighted reciprocal rank times recency and the
     /// path prior; `None` when the `--path` filter leaves it out.
     fn file_score(&self, listed: Listed, file: Member<'_>) -> Option<files::FileScore> {
-        let language = crate::lang::language_of(file.path);
+        let language = Language::of_path(file.path);
         let boost = self.boost(file.path, file.mtime_ns, language)?;
         Some(files::FileScore {
             path: file.path.to_string(),
@@ -395,19 +396,26 @@ mod tests {
         config.search.path_prior = false;
         let p = place(&q, &config, None);
         let now = (100 * DAY_NS) as i64;
-        let fresh = p.boost("src/config.rs", now, "rust").unwrap();
+        let fresh = p.boost("src/config.rs", now, Language::Rust).unwrap();
         let two_weeks = p
-            .boost("src/config.rs", now - (14 * DAY_NS) as i64, "rust")
+            .boost("src/config.rs", now - (14 * DAY_NS) as i64, Language::Rust)
             .unwrap();
         let boost = config.search.recency_boost;
         assert!((fresh - (1.0 + boost)).abs() < 1e-12, "{fresh}");
         assert!((two_weeks - (1.0 + boost / std::f64::consts::E)).abs() < 1e-12);
         // A file from the future (clock skew) is as fresh as now, never more.
-        assert_eq!(p.boost("src/config.rs", now + 5, "rust"), Some(fresh));
+        assert_eq!(
+            p.boost("src/config.rs", now + 5, Language::Rust),
+            Some(fresh)
+        );
         let glob = globset::Glob::new("src/**").unwrap().compile_matcher();
         let only_src = place(&q, &config, Some(&glob));
-        assert!(only_src.boost("docs/config.md", now, "markdown").is_none());
-        assert!(only_src.boost("src/config.rs", now, "rust").is_some());
+        assert!(only_src
+            .boost("docs/config.md", now, Language::Markdown)
+            .is_none());
+        assert!(only_src
+            .boost("src/config.rs", now, Language::Rust)
+            .is_some());
     }
 
     #[test]
@@ -416,9 +424,11 @@ mod tests {
         let config = Config::default();
         let p = place(&q, &config, None);
         let old = 0;
-        let code = p.boost("src/config.rs", old, "rust").unwrap();
-        let test = p.boost("tests/config_test.rs", old, "rust").unwrap();
-        let prose = p.boost("docs/config.md", old, "markdown").unwrap();
+        let code = p.boost("src/config.rs", old, Language::Rust).unwrap();
+        let test = p
+            .boost("tests/config_test.rs", old, Language::Rust)
+            .unwrap();
+        let prose = p.boost("docs/config.md", old, Language::Markdown).unwrap();
         assert!(code > test && code > prose, "{code} {test} {prose}");
     }
 

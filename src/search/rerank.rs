@@ -260,7 +260,7 @@ mod tests {
             row: 0,
             id: format!("{hash}:{start}"),
             content_hash: hash.into(),
-            language: "php".into(),
+            language: crate::lang::Language::Php,
             start_line: start,
             end_line: end,
         }

@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::query::Query;
 use super::types::SearchError;
+use crate::lang::Language;
 use crate::store::catalog::SymbolHit;
 use crate::store::{filter, ChunkRef, ChunkStore, Db};
 
@@ -33,7 +34,7 @@ pub fn bm25(
     branch: &str,
     q: &Query,
     n: usize,
-    lang: Option<&str>,
+    lang: Option<Language>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
     let Some(expression) = super::files::chunk_expression(q) else {
         return Ok(Vec::new());
@@ -138,7 +139,7 @@ pub(super) const MAX_NAMED: usize = 200;
 pub fn chunks_of_definitions(
     chunks: &ChunkStore,
     hits: &[SymbolHit],
-    lang: Option<&str>,
+    lang: Option<Language>,
 ) -> Result<HashMap<String, Vec<ChunkRef>>, SearchError> {
     let mut hashes: Vec<String> = hits.iter().map(|h| h.content_hash.clone()).collect();
     hashes.sort();
@@ -157,7 +158,7 @@ pub fn chunks_of_definitions(
 pub fn symbol_chunks(
     chunks: &ChunkStore,
     hits: &[SymbolHit],
-    lang: Option<&str>,
+    lang: Option<Language>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
     let by_hash = chunks_of_definitions(chunks, hits, lang)?;
     let mut out = Vec::new();
@@ -194,7 +195,7 @@ pub fn vector(
     let (db, chunks, branch) = (cx.db, cx.chunks, cx.branch);
     let (n, lang) = (fetch.n, fetch.lang);
     let close = |h: &crate::store::VectorHit| close_enough(cx, h);
-    let lang_filter = lang.map(|l| filter::eq("language", l));
+    let lang_filter = lang.map(|l| filter::eq("language", l.name()));
     let fetch = n * 3;
     let found = chunks.search_vectors(model, query, fetch, lang_filter.as_deref())?;
     let full = found.len() == fetch;

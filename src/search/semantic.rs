@@ -263,7 +263,7 @@ mod tests {
             row: 0,
             id: format!("{hash}:{n}"),
             content_hash: hash.into(),
-            language: "python".into(),
+            language: crate::lang::Language::Python,
             start_line: n * 10 + 1,
             end_line: n * 10 + 10,
         }

@@ -6,6 +6,7 @@
 //! prose comments match issue text well. Read from the branch's catalog at search time, so
 //! it always agrees with the branch.
 
+use crate::lang::Language;
 use crate::store::{Db, StoreError};
 
 /// File names that make a directory a package of its own (a workspace member).
@@ -21,7 +22,12 @@ const MANIFESTS: &[&str] = &[
 ];
 
 /// Languages (by extension) a licence file may be in: code named `*license*` is no licence.
-const LICENCE_LANGUAGES: &[&str] = &["text", "markdown", "rst", "html"];
+const LICENCE_LANGUAGES: &[Language] = &[
+    Language::Text,
+    Language::Markdown,
+    Language::Rst,
+    Language::Html,
+];
 
 /// Directories of a branch holding third-party code.
 #[derive(Debug, Default, Clone)]
@@ -71,7 +77,7 @@ fn has_manifest(db: &Db, branch: &str, dir: &str) -> Result<bool, StoreError> {
 
 /// `LICENSE`, `COPYING.LIB`, `LICENCE-MIT`, `ICU-license.html`: a licence text, not code.
 fn is_licence_file(path: &str) -> bool {
-    if !LICENCE_LANGUAGES.contains(&crate::lang::language_of(path)) {
+    if !LICENCE_LANGUAGES.contains(&Language::of_path(path)) {
         return false;
     }
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();

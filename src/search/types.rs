@@ -7,6 +7,7 @@
 use super::fusion::{Source, Span};
 use super::query::{self, Query, QueryProblem};
 use crate::config::Config;
+use crate::lang::Language;
 use crate::store::{ChunkRef, ChunkStore, Db, StoreError};
 
 /// A ranked span of a file with the chunks it covers (their text is read last).
@@ -116,8 +117,8 @@ pub struct SearchOptions {
     pub limit: Option<usize>,
     /// Keep only paths matching this glob.
     pub path_glob: Option<String>,
-    /// Keep only this language.
-    pub lang: Option<String>,
+    /// Keep only this language (parsed where the option comes in: [`language`]).
+    pub lang: Option<Language>,
     /// Retrievers.
     pub mode: Mode,
 }
@@ -135,8 +136,8 @@ pub struct Hit {
     pub score: f64,
     /// Retrievers that found it.
     pub sources: Vec<Source>,
-    /// Language name.
-    pub language: String,
+    /// Its file's language.
+    pub language: Language,
     /// The lines of the hit, numbered.
     pub lines: Vec<(u32, String)>,
     /// What made its score (`--explain`): contributions that sum to `score`.
@@ -152,6 +153,15 @@ pub struct SearchResult {
     pub query: Query,
     /// Why a retriever was left out, if one was.
     pub degraded: Option<String>,
+}
+
+/// The language a `--lang` option (or an MCP call's `lang`) names, parsed once where it
+/// comes in; the error lists every name there is.
+pub fn language(name: &str) -> Result<Language, SearchError> {
+    Language::parse(name).ok_or_else(|| SearchError::UnknownLanguage {
+        lang: name.to_string(),
+        known: Language::ALL.map(Language::name).join(", "),
+    })
 }
 
 /// Validate and preprocess a query string.
@@ -186,7 +196,7 @@ pub struct Fetch<'a> {
     /// Candidates per retriever.
     pub n: usize,
     /// Only chunks of this language (a `--lang` filter).
-    pub lang: Option<&'a str>,
+    pub lang: Option<Language>,
     /// Which retrievers the search mode runs.
     pub mode: Mode,
     /// Each list's weight: the query's (`params::Ranking::weights`), never the configured

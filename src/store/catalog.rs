@@ -7,6 +7,7 @@ use rusqlite::params;
 
 use super::error::StoreError;
 use super::sqlite::Db;
+use crate::lang::Language;
 
 /// One file of one branch, as recorded in the catalog.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,8 +46,8 @@ pub(crate) fn symbol_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Res
 pub struct ComputedContent {
     /// SHA-256 of the bytes.
     pub content_hash: String,
-    /// Detected language name.
-    pub language: String,
+    /// Detected language.
+    pub language: Language,
     /// Number of chunks written to the chunk store.
     pub n_chunks: usize,
     /// Size in bytes.

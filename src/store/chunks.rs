@@ -14,6 +14,7 @@ use super::chunkterms;
 use super::error::StoreError;
 use super::lance::{self, Lance};
 use super::sqlite::Db;
+use crate::lang::Language;
 use crate::text::words::document_terms;
 
 /// One chunk of one content hash.
@@ -25,8 +26,8 @@ pub struct ChunkRow {
     pub content_hash: String,
     /// Path the content had when it was first computed (results use the branch's paths).
     pub filepath: String,
-    /// Language name.
-    pub language: String,
+    /// Its file's language.
+    pub language: Language,
     /// The chunk's text.
     pub content: String,
     /// First line (1-based).

@@ -6,6 +6,7 @@ use rusqlite::params;
 
 use super::error::StoreError;
 use super::sqlite::Db;
+use crate::lang::Language;
 
 /// The row id of a content's terms: the first 60 bits of its hash (hex), so a content's
 /// row is addressed without a scan. Two contents sharing 60 bits would share a row, which
@@ -49,7 +50,7 @@ impl Db {
         &self,
         branch: &str,
         expression: &str,
-        lang: Option<&str>,
+        lang: Option<Language>,
         n: usize,
     ) -> Result<Vec<(String, f64)>, StoreError> {
         let sql = "SELECT content_hash, -bm25(file_terms) AS score FROM file_terms
@@ -134,7 +135,7 @@ mod tests {
     fn content(hash: &str, terms: &str) -> ComputedContent {
         ComputedContent {
             content_hash: hash.into(),
-            language: "rust".into(),
+            language: Language::Rust,
             n_chunks: 1,
             size: 10,
             symbols: Vec::new(),

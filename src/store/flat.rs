@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::error::StoreError;
 use super::lance::{table_name, VectorHit};
+use crate::lang::Language;
 
 /// The key a flat file is written under when it is the vectors' only copy (an older build
 /// wrote a LanceDB table's version there: such a file is not read).
@@ -29,8 +30,8 @@ pub struct FlatRow<'a> {
     pub id: &'a str,
     /// Content hash (64 hex digits).
     pub content_hash: &'a str,
-    /// Language name.
-    pub language: &'a str,
+    /// Its file's language.
+    pub language: Language,
     /// The vector (any length; stored at unit length).
     pub vector: &'a [f32],
 }
@@ -42,8 +43,8 @@ pub struct Stored<'a> {
     pub hash: [u8; 32],
     /// The chunk's number within its content.
     pub chunk: u32,
-    /// Language name.
-    pub language: &'a str,
+    /// Its file's language.
+    pub language: Language,
     /// The quantised vector (`i8` as bytes).
     pub vector: Cow<'a, [u8]>,
 }
@@ -51,7 +52,8 @@ pub struct Stored<'a> {
 /// A flat file read into memory.
 pub struct Flat {
     dim: usize,
-    languages: Vec<String>,
+    /// The languages a row's number names, in the order of their names.
+    languages: Vec<Language>,
     /// The file, mapped; from `start`, rows of `row_len` bytes: hash (32), chunk (u32),
     /// language (u16), vector (i8 × dim).
     bytes: memmap2::Mmap,
@@ -118,7 +120,8 @@ pub fn write(path: &Path, key: &str, rows: &[FlatRow<'_>]) -> Result<(), StoreEr
 /// Write rows as stored (all of one dimension) under `key`, atomically.
 pub fn write_stored(path: &Path, key: &str, rows: &[Stored<'_>]) -> Result<(), StoreError> {
     let dim = rows.first().map_or(0, |r| r.vector.len());
-    let mut languages: Vec<&str> = rows.iter().map(|r| r.language).collect();
+    // In the order of their names (`Language`'s order), as the file always had them.
+    let mut languages: Vec<Language> = rows.iter().map(|r| r.language).collect();
     languages.sort_unstable();
     languages.dedup();
     let mut out = Vec::with_capacity(64 + rows.len() * row_len(dim));
@@ -128,7 +131,7 @@ pub fn write_stored(path: &Path, key: &str, rows: &[Stored<'_>]) -> Result<(), S
     put_str(&mut out, key);
     out.extend_from_slice(&(languages.len() as u16).to_le_bytes());
     for l in &languages {
-        put_str(&mut out, l);
+        put_str(&mut out, l.name());
     }
     for r in rows {
         out.extend_from_slice(&r.hash);
@@ -164,8 +167,10 @@ pub fn read(path: &Path, key: &str) -> Option<Flat> {
     let bytes = unsafe { memmap2::Mmap::map(&file) }.ok()?;
     let (dim, count, mut r) = header(&bytes, key)?;
     let n_lang = r.u16()? as usize;
+    // A name this build does not know is a file it did not write: not read, as a foreign
+    // file is not (its rows are embedded again).
     let languages = (0..n_lang)
-        .map(|_| r.str().map(str::to_string))
+        .map(|_| r.str().and_then(Language::parse))
         .collect::<Option<Vec<_>>>()?;
     let start = r.at;
     r.take(count.checked_mul(row_len(dim))?)?;
@@ -192,7 +197,7 @@ impl Flat {
         query: &[f32],
         limit: usize,
         hashes: Option<&Contents>,
-        language: Option<&str>,
+        language: Option<Language>,
     ) -> Nearest {
         let none = Nearest {
             hits: Vec::new(),
@@ -202,7 +207,7 @@ impl Flat {
             return none;
         }
         let lang = match language {
-            Some(l) => match self.languages.iter().position(|x| x == l) {
+            Some(l) => match self.languages.iter().position(|x| *x == l) {
                 Some(i) => Some(i as u16),
                 None => Some(u16::MAX),
             },
@@ -274,10 +279,13 @@ impl Flat {
             .map(|row| Stored {
                 hash: row[..32].try_into().expect("32 bytes"),
                 chunk: u32::from_le_bytes([row[32], row[33], row[34], row[35]]),
+                // A number past the table is a damaged row (`write` never gives one): its
+                // vector still serves, filed as text.
                 language: self
                     .languages
                     .get(usize::from(u16::from_le_bytes([row[36], row[37]])))
-                    .map_or("", String::as_str),
+                    .copied()
+                    .unwrap_or(Language::Text),
                 vector: Cow::Borrowed(&row[38..]),
             })
             .collect()
@@ -491,19 +499,19 @@ mod tests {
             FlatRow {
                 id: &format!("{a}:0"),
                 content_hash: &a,
-                language: "rust",
+                language: Language::Rust,
                 vector: &[1.0, 0.0],
             },
             FlatRow {
                 id: &format!("{b}:3"),
                 content_hash: &b,
-                language: "python",
+                language: Language::Python,
                 vector: &[0.6, 0.8],
             },
             FlatRow {
                 id: &format!("{c}:1"),
                 content_hash: &c,
-                language: "rust",
+                language: Language::Rust,
                 vector: &[0.0, -2.0],
             },
         ];
@@ -516,7 +524,9 @@ mod tests {
         assert_eq!(ids, [format!("{a}:0"), format!("{b}:3"), format!("{c}:1")]);
         assert!(all[0].distance.abs() < 0.01 && (all[1].distance - 0.4).abs() < 0.01);
         assert_eq!(all[1].content_hash, b);
-        let rust = flat.nearest(&[2.0, 0.0], 10, None, Some("rust")).hits;
+        let rust = flat
+            .nearest(&[2.0, 0.0], 10, None, Some(Language::Rust))
+            .hits;
         assert_eq!(rust.len(), 2);
         let only_b: Contents = [content_key(&b)].into_iter().collect();
         let on_branch = flat.nearest(&[2.0, 0.0], 10, Some(&only_b), None).hits;
@@ -532,17 +542,17 @@ mod tests {
         let (a, b, c) = (h('a'), h('b'), h('c'));
         let row = |id: &str, hash, language| (id.to_string(), hash, language);
         let spec = [
-            row(&format!("{a}:0"), &a, "rust"),
-            row(&format!("{b}:0"), &b, "python"),
-            row(&format!("{a}:1"), &a, "rust"),
-            row(&format!("{c}:0"), &c, "rust"),
+            row(&format!("{a}:0"), &a, Language::Rust),
+            row(&format!("{b}:0"), &b, Language::Python),
+            row(&format!("{a}:1"), &a, Language::Rust),
+            row(&format!("{c}:0"), &c, Language::Rust),
         ];
         let rows: Vec<FlatRow<'_>> = spec
             .iter()
             .map(|(id, hash, language)| FlatRow {
                 id,
                 content_hash: hash,
-                language,
+                language: *language,
                 vector: &[1.0, 0.5],
             })
             .collect();
@@ -552,10 +562,10 @@ mod tests {
             .map(|x| content_key(x))
             .into_iter()
             .collect();
-        let python = flat.nearest(&[1.0, 0.0], 10, Some(&set), Some("python"));
+        let python = flat.nearest(&[1.0, 0.0], 10, Some(&set), Some(Language::Python));
         assert_eq!(python.contents, 2, "a (rows apart) and b; d has no rows");
         assert_eq!(python.hits.len(), 1);
-        let absent = flat.nearest(&[1.0, 0.0], 10, Some(&set), Some("cobol"));
+        let absent = flat.nearest(&[1.0, 0.0], 10, Some(&set), Some(Language::Go));
         assert!(absent.hits.is_empty());
         assert_eq!(
             absent.contents, 2,
@@ -596,11 +606,21 @@ mod tests {
         let rows = [FlatRow {
             id: &format!("{a}:0"),
             content_hash: &a,
-            language: "rust",
+            language: Language::Rust,
             vector: &[1.0],
         }];
         write(&path, "k", &rows).unwrap();
         let bytes = std::fs::read(&path).unwrap();
+        let at = bytes.windows(4).position(|w| w == b"rust").unwrap();
+        let mut renamed = bytes.clone();
+        renamed[at..at + 4].copy_from_slice(b"rusk");
+        std::fs::write(&path, &renamed).unwrap();
+        assert!(
+            read(&path, "k").is_none(),
+            "a language this build does not know"
+        );
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read(&path, "k").is_some());
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert!(read(&path, "k").is_none());
         std::fs::write(&path, b"not ours").unwrap();

@@ -13,6 +13,7 @@ use super::chunks::{
     chunk_number, placeholders, row_of, ChunkStore, IN_BATCH, ROW_COLUMNS, ROW_TABLES,
 };
 use super::error::StoreError;
+use crate::lang::Language;
 
 /// A chunk's place and identity, without its text: what ranking needs. The text of the
 /// few that make the final results is read with [`ChunkStore::take_rows`].
@@ -24,8 +25,8 @@ pub struct ChunkRef {
     pub id: String,
     /// Content the chunk belongs to.
     pub content_hash: String,
-    /// Language name.
-    pub language: String,
+    /// Its file's language.
+    pub language: Language,
     /// First line (1-based).
     pub start_line: u32,
     /// Last line (1-based, inclusive).
@@ -68,7 +69,7 @@ impl ChunkStore {
         &self,
         expression: &str,
         limit: usize,
-        (branch, lang): (&str, Option<&str>),
+        (branch, lang): (&str, Option<Language>),
         first: Option<usize>,
     ) -> Result<(Vec<FtsHit>, bool), StoreError> {
         if !self.fts_exists()? {

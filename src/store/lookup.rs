@@ -9,7 +9,7 @@ use super::catalog::{RunStats, SymbolHit};
 use super::chunks::{placeholders, IN_BATCH};
 use super::error::StoreError;
 use super::sqlite::Db;
-use crate::lang::SymbolKind;
+use crate::lang::{Language, SymbolKind};
 
 impl Db {
     /// (content hash, path, mtime) for every path of `branch` holding one of `hashes`.
@@ -271,7 +271,7 @@ impl Db {
     }
 
     /// The indexed files of `branch` per language, most first.
-    pub fn files_per_language(&self, branch: &str) -> Result<Vec<(String, i64)>, StoreError> {
+    pub fn files_per_language(&self, branch: &str) -> Result<Vec<(Language, i64)>, StoreError> {
         let mut stmt = self
             .conn
             .prepare(

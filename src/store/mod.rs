@@ -11,6 +11,7 @@ pub mod catalog;
 pub(crate) mod chunks;
 mod chunkterms;
 pub(crate) mod cochange;
+mod columns;
 pub(crate) mod commits;
 mod dir;
 pub(crate) mod embedded;

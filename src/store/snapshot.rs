@@ -16,6 +16,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::error::StoreError;
 use super::sqlite::MIGRATIONS;
+use crate::lang::Language;
 
 /// One schema object: (type, name, table, SQL).
 type Object = (String, String, String, Option<String>);
@@ -158,6 +159,19 @@ fn check_values(conn: &Connection) -> Result<(), Checked> {
             }
         })?;
     }
+    // A language is read typed (`store::columns`): a name this build does not know would
+    // fail every later read of its rows, so the snapshot is refused here, whole, as one with
+    // a bad hash or path is (a newer build's language comes with a newer build).
+    for table in ["content", "chunks"] {
+        let sql = format!("SELECT DISTINCT language FROM {table}");
+        each_text(conn, &sql, |l| match Language::parse(l) {
+            Some(_) => Ok(()),
+            None => Err(Checked::Bad(format!(
+                "{table}.language holds {:?}, no language this build knows",
+                l.chars().take(40).collect::<String>()
+            ))),
+        })?;
+    }
     each_text(conn, "SELECT path FROM catalog", |p| {
         if crate::util::is_safe_rel_path(p) {
             Ok(())
@@ -292,6 +306,31 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(check(&path), Err(StoreError::BadSnapshot { .. })));
+    }
+
+    #[test]
+    fn a_language_this_build_does_not_know_fails() {
+        let (_d, path) = fresh();
+        let conn = Connection::open(&path).unwrap();
+        let hash = "a".repeat(64);
+        let content = "INSERT INTO content VALUES (?1, ?2, 1, 0, 1, 'r', 0, NULL)";
+        conn.execute(content, [&hash, "rust"]).unwrap();
+        let chunk = "INSERT INTO chunks VALUES (1, ?1, 0, 'a.rs', ?2, 1, 1)";
+        conn.execute(chunk, [&hash, "rust"]).unwrap();
+        check(&path).unwrap();
+        for (table, sql) in [("content", content), ("chunks", chunk)] {
+            for bad in ["ocaml", "rust\u{1b}[2J", "Rust"] {
+                conn.execute(&format!("DELETE FROM {table}"), []).unwrap();
+                conn.execute(sql, [&hash, bad]).unwrap();
+                let Err(StoreError::BadSnapshot { why, .. }) = check(&path) else {
+                    panic!("{table}.language {bad:?} was accepted");
+                };
+                assert!(why.contains(&format!("{table}.language")), "{why}");
+                conn.execute(&format!("DELETE FROM {table}"), []).unwrap();
+                conn.execute(sql, [&hash, "rust"]).unwrap();
+            }
+        }
+        check(&path).unwrap();
     }
 
     #[test]

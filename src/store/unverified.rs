@@ -13,6 +13,7 @@ use rusqlite::params;
 use super::catalog::Symbol;
 use super::error::StoreError;
 use super::sqlite::Db;
+use crate::lang::Language;
 
 /// The skip reason of a catalog row whose (imported) content is not verified yet.
 pub const UNVERIFIED: &str = "imported, not yet verified against this clone's files";
@@ -22,8 +23,8 @@ pub const MISMATCH: &str = "imported content did not match this clone's file: dr
 /// What the index holds for one content, apart from its chunks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContentRow {
-    /// Language name.
-    pub language: String,
+    /// Language.
+    pub language: Language,
     /// Chunks it says it has.
     pub n_chunks: usize,
     /// Definitions it says it has.

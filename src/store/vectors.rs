@@ -22,6 +22,7 @@ use super::error::StoreError;
 use super::flat::{self, Flat, FlatRow, Stored};
 use super::lance::{f32_col, lance_err, string_col, table_committed, PREFIX};
 pub use super::lance::{table_name, VectorHit};
+use crate::lang::Language;
 
 #[cfg(doc)]
 use super::lance::ANN_MIN_ROWS;
@@ -34,7 +35,7 @@ pub struct VectorRow {
     /// Content hash of the chunk.
     pub content_hash: String,
     /// Language of the chunk (for `--lang` prefilters).
-    pub language: String,
+    pub language: Language,
     /// The embedding.
     pub vector: Vec<f32>,
 }
@@ -44,7 +45,7 @@ impl VectorRow {
         FlatRow {
             id: &self.id,
             content_hash: &self.content_hash,
-            language: &self.language,
+            language: self.language,
             vector: &self.vector,
         }
     }
@@ -82,7 +83,7 @@ fn to_batch(rows: &[VectorRow], dim: usize) -> Result<RecordBatch, arrow_schema:
         vec![
             strings(|r| &r.id),
             strings(|r| &r.content_hash),
-            strings(|r| &r.language),
+            strings(|r| r.language.name()),
             Arc::new(list),
         ],
     )
@@ -164,7 +165,7 @@ impl ChunkStore {
                 rows.push(VectorRow {
                     id: id.value(i).to_string(),
                     content_hash: hash.value(i).to_string(),
-                    language: lang.value(i).to_string(),
+                    language: self.stored_language(lang.value(i))?,
                     vector: values.values()[i * dim..(i + 1) * dim].to_vec(),
                 });
             }
@@ -245,7 +246,7 @@ impl ChunkStore {
             .map(|r| VectorRow {
                 id: r.id(),
                 content_hash: crate::util::hex(&r.hash),
-                language: r.language.to_string(),
+                language: r.language,
                 vector: r.floats(),
             })
             .collect();
@@ -425,6 +426,18 @@ impl ChunkStore {
             .collect())
     }
 
+    /// The language a row of a vector table names. A name this build does not know is a
+    /// table of the wrong shape, as a missing column is: the table is this clone's own,
+    /// written with this build's names.
+    fn stored_language(&self, name: &str) -> Result<Language, StoreError> {
+        Language::parse(name).ok_or_else(|| {
+            let shown: String = name.chars().take(40).collect();
+            self.vshape(format!(
+                "a row's language {shown:?} is none this build knows"
+            ))
+        })
+    }
+
     fn vshape(&self, what: String) -> StoreError {
         StoreError::Shape {
             path: self.lance_dir.clone(),
@@ -462,11 +475,10 @@ mod tests {
             id: format!("{hash}:0"),
             content_hash: hash,
             language: if i.is_multiple_of(2) {
-                "rust"
+                Language::Rust
             } else {
-                "python"
-            }
-            .into(),
+                Language::Python
+            },
             vector,
         }
     }

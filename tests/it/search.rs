@@ -379,3 +379,20 @@ fn explain_shows_each_features_share_and_the_shares_sum_to_the_score() {
         "{text}"
     );
 }
+
+#[test]
+fn an_unknown_language_is_refused_by_name_before_anything_is_indexed() {
+    let repo = fixture();
+    let out = repo.run(&["search", "-q", "CircleArea", "--lang", "cobol"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("unknown language \"cobol\" (known: c, cpp, csharp, css, dockerfile,"),
+        "{err}"
+    );
+    assert!(err.contains(", typescript, xml, yaml, zig)"), "{err}");
+    // `--lang` is parsed where it comes in: a search that cannot run indexes nothing.
+    assert_eq!(repo.status(&[])["files"], 0);
+    let hits = repo.search("CircleArea", &["--lang", "go"]);
+    assert_eq!(hits[0]["language"], "go");
+}

@@ -1,6 +1,7 @@
 //! Definitions in languages of classes and methods: Ruby, PHP, C#, Kotlin, Scala, Swift.
 
 use super::outline;
+use crate::lang::language::Language;
 use crate::lang::symbols::Tagger;
 
 #[test]
@@ -21,7 +22,7 @@ fn ruby_modules_classes_and_methods() {
   end
 end
 "#;
-    let syms = Tagger::default().symbols("ruby", src);
+    let syms = Tagger::default().symbols(Language::Ruby, src);
     assert_eq!(
         outline(&syms),
         [
@@ -73,7 +74,7 @@ function helper(): void
 {
 }
 "#;
-    let syms = Tagger::default().symbols("php", src);
+    let syms = Tagger::default().symbols(Language::Php, src);
     assert_eq!(
         outline(&syms),
         [
@@ -119,7 +120,7 @@ fn csharp_types_methods_and_properties() {
     }
 }
 "#;
-    let syms = Tagger::default().symbols("csharp", src);
+    let syms = Tagger::default().symbols(Language::CSharp, src);
     assert_eq!(
         outline(&syms),
         [
@@ -163,7 +164,7 @@ object Dispatchers {
 
 typealias CompletionHandler = (cause: Throwable?) -> Unit
 "#;
-    let syms = Tagger::default().symbols("kotlin", src);
+    let syms = Tagger::default().symbols(Language::Kotlin, src);
     assert_eq!(
         outline(&syms),
         [
@@ -207,7 +208,7 @@ enum Outcome {
 
 type Id[A] = A
 "#;
-    let syms = Tagger::default().symbols("scala", src);
+    let syms = Tagger::default().symbols(Language::Scala, src);
     assert_eq!(
         outline(&syms),
         [
@@ -257,7 +258,7 @@ public func routes(_ app: Application) throws {
 
 public typealias Handler = (Request) -> Response
 "#;
-    let syms = Tagger::default().symbols("swift", src);
+    let syms = Tagger::default().symbols(Language::Swift, src);
     assert_eq!(
         outline(&syms),
         [

@@ -1,6 +1,7 @@
 //! Definitions in languages of modules and functions: Elixir, Haskell, Lua, Zig, shell, R.
 
 use super::outline;
+use crate::lang::language::Language;
 use crate::lang::symbols::Tagger;
 
 #[test]
@@ -26,7 +27,7 @@ defprotocol Phoenix.Param do
   def to_param(term)
 end
 "#;
-    let syms = Tagger::default().symbols("elixir", src);
+    let syms = Tagger::default().symbols(Language::Elixir, src);
     assert_eq!(
         outline(&syms),
         [
@@ -69,7 +70,7 @@ readMarkdown opts s = parse opts s
 isHruleChar '*' = True
 isHruleChar _ = False
 "#;
-    let syms = Tagger::default().symbols("haskell", src);
+    let syms = Tagger::default().symbols(Language::Haskell, src);
     assert_eq!(
         outline(&syms),
         [
@@ -118,7 +119,7 @@ local actions = {
 
 return Picker
 "#;
-    let syms = Tagger::default().symbols("lua", src);
+    let syms = Tagger::default().symbols(Language::Lua, src);
     assert_eq!(
         outline(&syms),
         [
@@ -152,7 +153,7 @@ pub fn main() !void {
     _ = server;
 }
 "#;
-    let syms = Tagger::default().symbols("zig", src);
+    let syms = Tagger::default().symbols(Language::Zig, src);
     assert_eq!(
         outline(&syms),
         [
@@ -184,7 +185,7 @@ function nvm_ls() {
   echo
 }
 "#;
-    let syms = Tagger::default().symbols("shell", src);
+    let syms = Tagger::default().symbols(Language::Shell, src);
     assert_eq!(
         outline(&syms),
         [
@@ -214,7 +215,7 @@ summarise = function(df) {
 
 "%||%" <- function(a, b) if (is.null(a)) b else a
 "#;
-    let syms = Tagger::default().symbols("r", src);
+    let syms = Tagger::default().symbols(Language::R, src);
     assert_eq!(
         outline(&syms),
         [
