@@ -111,7 +111,7 @@ fn ready_in(
         (None, Some(c)) => BranchRef::of_commit(c),
         (None, None) => current.clone(),
     };
-    let first_index = if db.has_branch(&branch.key)? {
+    let first_index = if db.catalog().has_branch(&branch.key)? {
         None
     } else {
         // Only the checked-out branch or a commit's tree can be indexed from here.

@@ -159,7 +159,12 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
         stored_chunks: ws.chunk_store()?.count()?,
         last_run: db.last_run(Some(key))?,
         vectors,
-        branches: db.branches()?.iter().map(|b| display_key(b)).collect(),
+        branches: db
+            .catalog()
+            .branches()?
+            .iter()
+            .map(|b| display_key(b))
+            .collect(),
         interrupted_run: db.checkpoint()?.map(|c| InterruptedRecord {
             phase: c.phase,
             done: c.done,

@@ -206,7 +206,7 @@ fn pass(
     if !opts.dry_run {
         db.save_checkpoint(&cp)?;
     }
-    let mut computed = db.computed_hashes()?;
+    let mut computed = db.catalog().computed_hashes()?;
     // Imported content not checked yet counts as unknown: a tree's bytes of it are kept to
     // check it against.
     let unverified = db.unverified_hashes()?;
@@ -222,7 +222,7 @@ fn pass(
         if !opts.dry_run {
             settle_before_tagging(ws, db, chunks, me, &unverified, &scanned, &walked)?;
         }
-        computed = db.computed_hashes()?;
+        computed = db.catalog().computed_hashes()?;
         if opts.dry_run {
             computed.retain(|h| !unverified.contains(h));
         }
@@ -238,7 +238,8 @@ fn pass(
         let now = crate::util::unix_now();
         let verified = scan::verified_racy(&scanned, &old, now);
         if !verified.is_empty() {
-            db.refresh_indexed_at(&branch.key, &verified, now)?;
+            db.catalog()
+                .refresh_indexed_at(&branch.key, &verified, now)?;
             stats.refreshed = verified.len();
         }
     }
@@ -276,7 +277,8 @@ fn pass(
     cp.updated_at = crate::util::unix_now();
     db.save_checkpoint(&cp)?;
     stats.seconds = started.elapsed().as_secs_f64();
-    db.commit_branch(&workspace, &plan.update, &stats)?;
+    db.catalog()
+        .commit_branch(&workspace, &plan.update, &stats)?;
     // The catalog no longer references deleted content: removing its chunks now is safe,
     // and if we die first they are orphans that no search can see.
     chunks.delete_hashes(&plan.delete)?;
@@ -432,7 +434,9 @@ impl Writer<'_> {
         self.chunks.add(&rows)?;
         let contents: Vec<ComputedContent> =
             results.iter().filter_map(|r| r.content.clone()).collect();
-        self.db.store_computed(&self.cp.run_id, &contents)?;
+        self.db
+            .catalog()
+            .store_computed(&self.cp.run_id, &contents)?;
         for r in results {
             r.fix_catalog(self.plan);
         }

@@ -42,9 +42,9 @@ pub fn gc(ws: &Workspace, obs: &dyn Observer) -> Result<GcReport, IndexError> {
 }
 
 fn collect(ws: &Workspace, db: &Db, keep: &HashSet<String>) -> Result<GcReport, IndexError> {
-    let (dropped, deleted) = db.gc(keep)?;
+    let (dropped, deleted) = db.catalog().gc(keep)?;
     let chunks = ws.chunk_store()?;
-    let known = db.computed_hashes()?;
+    let known = db.catalog().computed_hashes()?;
     let orphans: Vec<String> = chunks
         .hashes()?
         .into_iter()

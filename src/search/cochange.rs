@@ -72,7 +72,7 @@ fn take_or_make(
         ranked.retain(|(s, _)| s.path != path);
         return Ok(Some(best));
     }
-    let first = match db.path_on_branch(branch, path)? {
+    let first = match db.catalog().path_on_branch(branch, path)? {
         None => return Ok(None),
         Some(None) => None,
         Some(Some(hash)) => chunks

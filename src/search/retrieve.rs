@@ -14,7 +14,7 @@ pub type Membership = HashMap<String, Vec<(String, i64)>>;
 /// Look up which of `hashes` are on `branch`, and under which paths.
 pub fn membership(db: &Db, branch: &str, hashes: &[String]) -> Result<Membership, SearchError> {
     let mut m: Membership = HashMap::new();
-    for (h, path, mtime) in db.paths_for(branch, hashes)? {
+    for (h, path, mtime) in db.catalog().paths_for(branch, hashes)? {
         m.entry(h).or_default().push((path, mtime));
     }
     Ok(m)
@@ -258,7 +258,7 @@ fn refs_in_order(chunks: &ChunkStore, ids: &[String]) -> Result<Vec<ChunkRef>, S
 /// A store filter for every content on `branch` (and the language, if asked): the second,
 /// exact pass when the first, unfiltered pass came back full of other branches' content.
 fn branch_filter(db: &Db, branch: &str, lang_filter: Option<&str>) -> Result<String, SearchError> {
-    let on_branch = filter::in_list("content_hash", db.branch_hashes(branch)?);
+    let on_branch = filter::in_list("content_hash", db.catalog().branch_hashes(branch)?);
     Ok(match lang_filter {
         Some(l) => filter::and(&on_branch, l),
         None => on_branch,

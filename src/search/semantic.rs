@@ -110,7 +110,7 @@ pub fn start<'s, 'e: 's>(
         Readiness::Off(note) => return Ok(Started::Without(Some(note))),
         Readiness::Disabled => return Ok(Started::Without(None)),
     };
-    let on_branch = cx.db.branch_content_keys(cx.branch)?;
+    let on_branch = cx.db.catalog().branch_content_keys(cx.branch)?;
     tracing::debug!("branch contents read");
     let (of, config, n, lang) = (on_branch.len(), cx.config, fetch.n, fetch.lang);
     let scan = scope.spawn(move || {

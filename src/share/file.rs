@@ -137,8 +137,9 @@ fn merge(
     let mut chunks = ws.chunk_store()?;
     chunks.ensure_present(db.count_with_chunks()?)?;
     let theirs = Db::open_untrusted(&dir.join(DB_FILE))?;
-    let ours: HashSet<String> = db.computed_hashes()?;
+    let ours: HashSet<String> = db.catalog().computed_hashes()?;
     let mut missing: Vec<String> = theirs
+        .catalog()
         .computed_hashes()?
         .into_iter()
         .filter(|h| !ours.contains(h))

@@ -251,7 +251,7 @@ struct Take {
 /// date, those whose newest version is older than the one recorded here as failed.
 fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, ShareError> {
     let records = versions::recorded(db, &done.remote)?;
-    let local: HashSet<String> = db.branches()?.into_iter().collect();
+    let local: HashSet<String> = db.catalog().branches()?.into_iter().collect();
     let mut take = Vec::new();
     for (branch, n) in versions::newest(remote)? {
         let record = records.get(&branch).copied();

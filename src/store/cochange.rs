@@ -64,22 +64,6 @@ impl Db {
         tx.commit().map_err(err)
     }
 
-    /// Whether `path` is on `branch`: `Some(Some(hash))` indexed with that content,
-    /// `Some(None)` present but skipped (binary, generated, too large), `None` absent.
-    pub fn path_on_branch(
-        &self,
-        branch: &str,
-        path: &str,
-    ) -> Result<Option<Option<String>>, StoreError> {
-        self.conn
-            .prepare_cached(
-                "SELECT CASE WHEN skip_reason IS NULL THEN content_hash END FROM catalog
-                 WHERE branch = ?1 AND path = ?2",
-            )
-            .and_then(|mut s| s.query_row([branch, path], |r| r.get(0)).optional())
-            .map_err(|e| self.err("read catalog", e))
-    }
-
     /// The stored partner of `path` on `branch`, if it has one.
     pub fn partner(&self, branch: &str, path: &str) -> Result<Option<Partner>, StoreError> {
         self.conn

@@ -148,14 +148,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("meta.sqlite")).unwrap();
         let (a, b) = ("a".repeat(64), "b".repeat(64));
-        db.store_computed(
-            "run",
-            &[
-                content(&a, "parse_config parse config parse config"),
-                content(&b, "render output parse"),
-            ],
-        )
-        .unwrap();
+        db.catalog()
+            .store_computed(
+                "run",
+                &[
+                    content(&a, "parse_config parse config parse config"),
+                    content(&b, "render output parse"),
+                ],
+            )
+            .unwrap();
         db.conn
             .execute(
                 "INSERT INTO catalog VALUES ('w', 'main', 'a.rs', ?1, 1, 0, NULL, 0),
@@ -175,7 +176,9 @@ mod tests {
             .unwrap();
         assert!(other.is_empty(), "a.rs is not on branch other: {other:?}");
         // Re-storing replaces, never duplicates; deleting content deletes its terms.
-        db.store_computed("run2", &[content(&a, "config")]).unwrap();
+        db.catalog()
+            .store_computed("run2", &[content(&a, "config")])
+            .unwrap();
         assert_eq!(
             db.search_file_terms("main", "\"config\"", None, 10)
                 .unwrap()

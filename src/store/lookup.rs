@@ -5,13 +5,13 @@ use std::collections::HashMap;
 
 use rusqlite::{params, OptionalExtension};
 
-use super::catalog::{RunStats, SymbolHit};
+use super::catalog::{Catalog, RunStats, SymbolHit};
 use super::chunks::{placeholders, IN_BATCH};
 use super::error::StoreError;
 use super::sqlite::Db;
 use crate::lang::SymbolKind;
 
-impl Db {
+impl Catalog<'_> {
     /// (content hash, path, mtime) for every path of `branch` holding one of `hashes`.
     pub fn paths_for(
         &self,
@@ -20,19 +20,20 @@ impl Db {
     ) -> Result<Vec<(String, String, i64)>, StoreError> {
         let mut out = Vec::new();
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT content_hash, path, mtime_ns FROM catalog
                  WHERE branch = ?1 AND content_hash = ?2 AND skip_reason IS NULL ORDER BY path",
             )
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         for h in hashes {
             let rows = stmt
                 .query_map(params![branch, h], |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?))
                 })
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .map_err(|e| self.err("read catalog", e))?;
+                .map_err(|e| self.db.err("read catalog", e))?;
             out.extend(rows);
         }
         Ok(out)
@@ -42,17 +43,37 @@ impl Db {
     /// "copying", in any case: the candidates for licence files.
     pub fn licence_like_paths(&self, branch: &str) -> Result<Vec<String>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT path FROM catalog WHERE branch = ?1
                  AND (path LIKE '%licen%' OR path LIKE '%copying%') ORDER BY path",
             )
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         stmt.query_map(params![branch], |r| r.get(0))
             .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
-            .map_err(|e| self.err("read catalog", e))
+            .map_err(|e| self.db.err("read catalog", e))
     }
 
+    /// Whether `path` is on `branch`: `Some(Some(hash))` indexed with that content,
+    /// `Some(None)` present but skipped (binary, generated, too large), `None` absent.
+    pub fn path_on_branch(
+        &self,
+        branch: &str,
+        path: &str,
+    ) -> Result<Option<Option<String>>, StoreError> {
+        self.db
+            .conn
+            .prepare_cached(
+                "SELECT CASE WHEN skip_reason IS NULL THEN content_hash END FROM catalog
+                 WHERE branch = ?1 AND path = ?2",
+            )
+            .and_then(|mut s| s.query_row([branch, path], |r| r.get(0)).optional())
+            .map_err(|e| self.db.err("read catalog", e))
+    }
+}
+
+impl Db {
     /// The definitions on `branch` whose lower-cased name is `name`, at most `limit`.
     pub fn definitions_named(
         &self,

@@ -2,6 +2,7 @@
 //! `migrations/` in one transaction. An index written by a newer version is refused, never
 //! modified.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -238,6 +239,24 @@ impl Db {
     ) -> Result<rusqlite::Transaction<'_>, StoreError> {
         rusqlite::Transaction::new_unchecked(&self.conn, rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| self.err(op, e))
+    }
+
+    /// The first column of every row `sql` yields, as a set: the query helper of every
+    /// handle.
+    pub(crate) fn string_set<P: rusqlite::Params>(
+        &self,
+        sql: &str,
+        params: P,
+    ) -> Result<HashSet<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(sql)
+            .map_err(|e| self.err("query", e))?;
+        let set = stmt
+            .query_map(params, |r| r.get::<_, String>(0))
+            .and_then(|rows| rows.collect::<Result<HashSet<_>, _>>())
+            .map_err(|e| self.err("query", e))?;
+        Ok(set)
     }
 
     /// Map a rusqlite error to a store error, recognising corruption.

@@ -250,7 +250,7 @@ fn check_sqlite(db: &Db, h: &mut Health) -> Result<bool, StoreError> {
 /// Catalog, content, symbols and chunks agree.
 fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(), StoreError> {
     let stored: HashSet<String> = chunks.hashes()?;
-    let known = db.computed_hashes()?;
+    let known = db.catalog().computed_hashes()?;
     let with_chunks = db.hashes_with_chunks()?;
     if !with_chunks.is_empty() && !chunks.has_table()? {
         h.add(
