@@ -127,7 +127,7 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
     };
     let db = ws.db()?;
     let key = &branch.key;
-    let [files, skipped, distinct_contents, chunks, symbols] = db.branch_counts(key)?;
+    let [files, skipped, distinct_contents, chunks, symbols] = db.stats().branch_counts(key)?;
     let vectors = match crate::embed::model_id(&ws.config.embed) {
         Some(model) => {
             let (embedded_files, files_with_chunks) = db.embed_coverage(key, &model)?;
@@ -142,7 +142,7 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
         None => None,
     };
     let (skipped_list, noted) = match verbose {
-        true => (db.skipped(key)?, db.noted(key)?),
+        true => (db.stats().skipped(key)?, db.stats().noted(key)?),
         false => (Vec::new(), Vec::new()),
     };
     let treatment = |l: &str| crate::lang::keyword_defs::Treatment::of(l).name();
@@ -157,7 +157,7 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
         chunks,
         symbols,
         stored_chunks: ws.chunk_store()?.count()?,
-        last_run: db.last_run(Some(key))?,
+        last_run: db.stats().last_run(Some(key))?,
         vectors,
         branches: db
             .catalog()
@@ -181,6 +181,7 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
             .collect(),
         remote_branches: db.remote_branches()?,
         languages: db
+            .stats()
             .files_per_language(key)?
             .into_iter()
             .map(|(language, files)| LanguageRecord {

@@ -52,7 +52,7 @@ pub fn bm25(
 /// holds per content on the branch (1 for a one-branch index), with a margin.
 fn first_fetch(db: &Db, branch: &str, n: usize) -> Result<usize, SearchError> {
     let factor =
-        (db.store_per_branch(branch)? * FETCH_MARGIN).clamp(FETCH_MARGIN, MAX_FETCH_FACTOR);
+        (db.stats().store_per_branch(branch)? * FETCH_MARGIN).clamp(FETCH_MARGIN, MAX_FETCH_FACTOR);
     Ok((n as f64 * factor).ceil() as usize)
 }
 
@@ -79,7 +79,7 @@ pub fn symbol_hits(
     if terms.is_empty() {
         return Ok(Vec::new());
     }
-    let per_term = db.find_symbols(branch, &terms, n * 4)?;
+    let per_term = db.symbols().find(branch, &terms, n * 4)?;
     // A term that names few definitions on the branch says more than one that names many
     // (`truncatewords` against `template`): within a class, rarer terms' hits come first,
     // then shorter names.
@@ -118,12 +118,12 @@ pub fn definitions_named(
     }
     let mut out = Vec::new();
     for name in names {
-        let mut found = db.definitions_named(branch, name, MAX_NAMED)?;
+        let mut found = db.symbols().definitions_named(branch, name, MAX_NAMED)?;
         // `empty?` and `save!` name Ruby methods; elsewhere the mark is punctuation
         // (`Router?`), and the name without it is what is defined.
         let bare = super::evidence::without_mark(name);
         if found.is_empty() && bare != name {
-            found = db.definitions_named(branch, bare, MAX_NAMED)?;
+            found = db.symbols().definitions_named(branch, bare, MAX_NAMED)?;
         }
         out.extend(found);
     }

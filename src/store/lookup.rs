@@ -1,5 +1,6 @@
-//! Read-side queries for search and status: paths of content on a branch, symbol lookup,
-//! run statistics and per-branch counts.
+//! Read-side queries for search and status: paths of content on a branch (the
+//! [`Catalog`] handle), symbol lookup (the [`Symbols`] handle), run statistics and per-branch
+//! counts (the [`Stats`] handle).
 
 use std::collections::HashMap;
 
@@ -73,7 +74,21 @@ impl Catalog<'_> {
     }
 }
 
+/// The definitions stored with each content, looked up by name or by content: a narrow handle
+/// on [`Db`].
+#[derive(Clone, Copy)]
+pub struct Symbols<'a> {
+    pub(super) db: &'a Db,
+}
+
 impl Db {
+    /// The stored definitions.
+    pub fn symbols(&self) -> Symbols<'_> {
+        Symbols { db: self }
+    }
+}
+
+impl Symbols<'_> {
     /// The definitions on `branch` whose lower-cased name is `name`, at most `limit`.
     pub fn definitions_named(
         &self,
@@ -82,6 +97,7 @@ impl Db {
         limit: usize,
     ) -> Result<Vec<SymbolHit>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT DISTINCT s.content_hash, s.name, s.kind, s.start_line, s.end_line
@@ -91,21 +107,22 @@ impl Db {
                                AND c.branch = ?1 AND c.skip_reason IS NULL)
                  LIMIT ?3",
             )
-            .map_err(|e| self.err("search symbols", e))?;
+            .map_err(|e| self.db.err("search symbols", e))?;
         stmt.query_map(params![branch, name, limit as i64], symbol_hit)
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("search symbols", e))
+            .map_err(|e| self.db.err("search symbols", e))
     }
 
     /// For each of `terms`, the symbols on `branch` whose lower-cased name equals or starts
     /// with it (at most `limit` per term).
-    pub fn find_symbols(
+    pub fn find(
         &self,
         branch: &str,
         terms: &[String],
         limit: usize,
     ) -> Result<Vec<Vec<SymbolHit>>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT DISTINCT s.content_hash, s.name, s.kind, s.start_line, s.end_line
@@ -115,13 +132,13 @@ impl Db {
                                AND c.branch = ?1 AND c.skip_reason IS NULL)
                  LIMIT ?3",
             )
-            .map_err(|e| self.err("search symbols", e))?;
+            .map_err(|e| self.db.err("search symbols", e))?;
         let mut out = Vec::new();
         for t in terms {
             let rows = stmt
                 .query_map(params![branch, t, limit as i64], symbol_hit)
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .map_err(|e| self.err("search symbols", e))?;
+                .map_err(|e| self.db.err("search symbols", e))?;
             out.push(rows);
         }
         Ok(out)
@@ -132,10 +149,11 @@ impl Db {
     pub fn definitions_of(&self, hashes: &[String]) -> Result<Vec<SymbolHit>, StoreError> {
         // One statement per IN_BATCH (500) contents (a statement per content cost a page walk each:
         // 10x slower for the 90 contents a question's definitions stage reads).
-        let err = |e| self.err("read definitions", e);
+        let err = |e| self.db.err("read definitions", e);
         let mut by_hash: HashMap<String, Vec<SymbolHit>> = HashMap::new();
         for part in hashes.chunks(IN_BATCH) {
             let mut stmt = self
+                .db
                 .conn
                 .prepare_cached(&definitions_sql(part.len()))
                 .map_err(err)?;
@@ -164,6 +182,7 @@ impl Db {
         limit: usize,
     ) -> Result<Vec<Definition>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT c.path, s.name, s.kind, s.start_line, s.end_line, s.signature, s.doc
@@ -173,7 +192,7 @@ impl Db {
                  ORDER BY s.name_lower != ?2, length(s.name), c.path, s.start_line
                  LIMIT ?3",
             )
-            .map_err(|e| self.err("look up definitions", e))?;
+            .map_err(|e| self.db.err("look up definitions", e))?;
         let rows = stmt
             .query_map(params![branch, name.to_lowercase(), limit as i64], |r| {
                 Ok(Definition {
@@ -182,13 +201,31 @@ impl Db {
                 })
             })
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("look up definitions", e))?;
+            .map_err(|e| self.db.err("look up definitions", e))?;
         Ok(rows)
     }
+}
 
+/// What index runs recorded and what a branch holds, counted: run statistics, per-branch
+/// counts, skipped and noted files, for status and for sizing a search. A narrow handle on
+/// [`Db`].
+#[derive(Clone, Copy)]
+pub struct Stats<'a> {
+    pub(super) db: &'a Db,
+}
+
+impl Db {
+    /// Run statistics and per-branch counts.
+    pub fn stats(&self) -> Stats<'_> {
+        Stats { db: self }
+    }
+}
+
+impl Stats<'_> {
     /// The newest run of `branch`, if any (or of any branch, with `None`).
     pub fn last_run(&self, branch: Option<&str>) -> Result<Option<RunStats>, StoreError> {
-        self.conn
+        self.db
+            .conn
             .query_row(
                 "SELECT run_id, branch, head_commit, started_at, seconds, files, compute, add_tag,
                  remove_tag, deleted, unchanged, skipped, chunks_added, embedded, embed_pending,
@@ -219,12 +256,12 @@ impl Db {
                 },
             )
             .optional()
-            .map_err(|e| self.err("read runs", e))
+            .map_err(|e| self.db.err("read runs", e))
     }
 
     /// (indexed files, skipped files, distinct content, chunks, symbols) of a branch.
     pub fn branch_counts(&self, branch: &str) -> Result<[i64; 5], StoreError> {
-        self.conn
+        self.db.conn
             .query_row(
                 "SELECT
                    (SELECT count(*) FROM catalog WHERE branch = ?1 AND skip_reason IS NULL),
@@ -238,7 +275,7 @@ impl Db {
                 [branch],
                 |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]),
             )
-            .map_err(|e| self.err("count", e))
+            .map_err(|e| self.db.err("count", e))
     }
 
     /// How many stored contents there are per content of `branch` (1.0 when the store
@@ -247,8 +284,9 @@ impl Db {
     /// otherwise contents stand in for chunks (summing chunk counts read every content row,
     /// tens of milliseconds per query on a large index).
     pub fn store_per_branch(&self, branch: &str) -> Result<f64, StoreError> {
-        let err = |e| self.err("count contents", e);
+        let err = |e| self.db.err("count contents", e);
         let others: bool = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT EXISTS (SELECT 1 FROM catalog WHERE branch < ?1)
@@ -260,6 +298,7 @@ impl Db {
             return Ok(1.0);
         }
         let (all, on_branch): (i64, i64) = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT (SELECT count(*) FROM content),
@@ -293,29 +332,30 @@ impl Db {
 
     /// The indexed files of `branch` per language, most first.
     pub fn files_per_language(&self, branch: &str) -> Result<Vec<(String, i64)>, StoreError> {
-        let mut stmt = self
+        let mut stmt = self.db
             .conn
             .prepare(
                 "SELECT t.language, COUNT(*) AS n FROM catalog c JOIN content t USING (content_hash)
                  WHERE c.branch = ?1 AND c.skip_reason IS NULL
                  GROUP BY t.language ORDER BY n DESC, t.language",
             )
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         stmt.query_map([branch], |r| Ok((r.get(0)?, r.get(1)?)))
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("read catalog", e))
+            .map_err(|e| self.db.err("read catalog", e))
     }
 
     /// (path, text) rows of a query over one branch.
     fn path_texts(&self, sql: &str, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare(sql)
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         let v = stmt
             .query_map([branch], |r| Ok((r.get(0)?, r.get(1)?)))
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         Ok(v)
     }
 }
