@@ -130,8 +130,8 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
     let [files, skipped, distinct_contents, chunks, symbols] = db.stats().branch_counts(key)?;
     let vectors = match crate::embed::model_id(&ws.config.embed) {
         Some(model) => {
-            let (embedded_files, files_with_chunks) = db.embed_coverage(key, &model)?;
-            let embedded_chunks = db.embedded_chunks(&model)?;
+            let (embedded_files, files_with_chunks) = db.embedded().coverage(key, &model)?;
+            let embedded_chunks = db.embedded().chunk_count(&model)?;
             Some(VectorsRecord {
                 model,
                 embedded_files,

@@ -49,7 +49,7 @@ pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
     if let Some(flat) = chunks.flat_vectors(&model) {
         return Ok(Readiness::Flat { model, flat });
     }
-    let (done, total) = db.embed_coverage(branch, &model)?;
+    let (done, total) = db.embedded().coverage(branch, &model)?;
     tracing::debug!("vector coverage read");
     if done == 0 {
         return Ok(Readiness::Off(not_yet(total)));
@@ -150,7 +150,7 @@ pub fn finish(
     let (done, total) = if near.contents == of {
         (of, of)
     } else {
-        cx.db.embed_coverage(cx.branch, &model)?
+        cx.db.embedded().coverage(cx.branch, &model)?
     };
     covered(found, done, total)
 }

@@ -319,7 +319,7 @@ fn check_vectors(
     h: &mut Health,
 ) -> Result<(), StoreError> {
     let configured = crate::embed::model_id(&ws.config.embed);
-    for (model, n) in db.embedded_models()? {
+    for (model, n) in db.embedded().models()? {
         let dim = chunks.vector_dimension(&model)?;
         let want = ws.config.embed.dimension;
         match dim {

@@ -156,7 +156,7 @@ fn targeted(
             }
             Repair::ResetVectors(model) => {
                 chunks.drop_vectors(model)?;
-                db.forget_model(model)?;
+                db.embedded().forget_model(model)?;
                 done.push(format!(
                     "dropped the vectors of {model}; they are embedded again"
                 ));
