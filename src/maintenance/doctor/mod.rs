@@ -297,8 +297,8 @@ fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(),
             Repair::DropOrphanSymbols,
         );
     }
-    let orphan_terms = db.orphan_terms_count()?;
-    let missing_terms = db.contents_without_terms()?.len();
+    let orphan_terms = db.file_terms().orphan_count()?;
+    let missing_terms = db.file_terms().contents_without_terms()?.len();
     if orphan_terms > 0 || missing_terms > 0 {
         h.add(
             Severity::Degraded,

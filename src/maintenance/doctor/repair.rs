@@ -144,7 +144,7 @@ fn targeted(
                 }
             }
             Repair::FixFileTerms => {
-                let dropped = db.drop_orphan_terms()?;
+                let dropped = db.file_terms().drop_orphans()?;
                 let filled = crate::index::terms::backfill(db, &chunks)?;
                 done.push(format!(
                     "whole-file terms: filled {filled}, deleted {dropped} orphans"
