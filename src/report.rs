@@ -165,7 +165,7 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
             .iter()
             .map(|b| display_key(b))
             .collect(),
-        interrupted_run: db.checkpoint()?.map(|c| InterruptedRecord {
+        interrupted_run: db.run_state().checkpoint()?.map(|c| InterruptedRecord {
             phase: c.phase,
             done: c.done,
             total: c.total,

@@ -82,7 +82,7 @@ fn walk_and_scan(
     let walked = walk::walk(&ws.workdir);
     tracing::debug!("work tree walked");
     if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
-        db.clear_checkpoint()?;
+        db.run_state().clear_checkpoint()?;
         return Err(IndexError::Empty {
             path: ws.workdir.clone(),
         });

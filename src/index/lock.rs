@@ -39,7 +39,7 @@ pub enum Contention {
 
 /// Take the lock. `Ok(None)` means the lock was busy and the holder was asked to rerun.
 pub fn acquire(
-    db: &mut Db,
+    db: &Db,
     me: &LockHolder,
     contention: Contention,
     mut on_wait: impl FnMut(&LockHolder),
@@ -47,17 +47,17 @@ pub fn acquire(
     let start = Instant::now();
     let mut told = false;
     loop {
-        match db.try_lock(me, liveness)? {
+        match db.index_lock().take(me, liveness)? {
             LockAttempt::Acquired => return Ok(Some(())),
             LockAttempt::Held(holder) => match contention {
                 Contention::Defer => {
-                    db.request_rerun()?;
+                    db.index_lock().request_rerun()?;
                     return Ok(None);
                 }
                 Contention::Wait(limit) => {
                     if start.elapsed() >= limit {
                         if told {
-                            db.want_lock(false)?;
+                            db.index_lock().want(false)?;
                         }
                         return Err(IndexError::Locked {
                             holder,
@@ -66,7 +66,7 @@ pub fn acquire(
                     }
                     if !told {
                         // A background holder lets the lock go at its next step.
-                        db.want_lock(true)?;
+                        db.index_lock().want(true)?;
                         on_wait(&holder);
                         told = true;
                     }
@@ -111,11 +111,14 @@ pub fn is_stale(holder: &LockHolder) -> bool {
 
 /// Extend `me`'s lease; a writer that lost the lock must stop before it writes again.
 pub fn renew(db: &Db, me: &LockHolder) -> Result<(), IndexError> {
-    if db.renew_lock(me, crate::util::unix_now() + LEASE_SECS)? {
+    if db
+        .index_lock()
+        .renew(me, crate::util::unix_now() + LEASE_SECS)?
+    {
         Ok(())
     } else {
         Err(IndexError::LockLost {
-            holder: db.lock_holder()?,
+            holder: db.index_lock().holder()?,
         })
     }
 }
@@ -190,7 +193,7 @@ mod tests {
             ..me()
         };
         assert!(
-            acquire(&mut db, &first, Contention::Wait(Duration::ZERO), |_| {})
+            acquire(&db, &first, Contention::Wait(Duration::ZERO), |_| {})
                 .unwrap()
                 .is_some()
         );
@@ -209,9 +212,9 @@ mod tests {
         );
         assert!(matches!(err, Err(IndexError::Locked { .. })), "{err:?}");
         // Once the lock is gone from under a writer, its renew fails and it must stop.
-        db.break_lock().unwrap();
+        db.index_lock().break_lock().unwrap();
         assert!(
-            acquire(&mut db, &other, Contention::Wait(Duration::ZERO), |_| {})
+            acquire(&db, &other, Contention::Wait(Duration::ZERO), |_| {})
                 .unwrap()
                 .is_some()
         );
@@ -228,7 +231,7 @@ mod tests {
         let mut db = Db::open(&dir.path().join("m.sqlite")).unwrap();
         let first = me();
         assert!(
-            acquire(&mut db, &first, Contention::Wait(Duration::ZERO), |_| {})
+            acquire(&db, &first, Contention::Wait(Duration::ZERO), |_| {})
                 .unwrap()
                 .is_some()
         );
@@ -246,11 +249,11 @@ mod tests {
             |_| {},
         );
         assert!(matches!(err, Err(IndexError::Locked { .. })));
-        assert!(acquire(&mut db, &second, Contention::Defer, |_| {})
+        assert!(acquire(&db, &second, Contention::Defer, |_| {})
             .unwrap()
             .is_none());
         assert!(
-            db.unlock(&first).unwrap(),
+            db.index_lock().release(&first).unwrap(),
             "the deferred request must be reported"
         );
     }

@@ -74,7 +74,7 @@ pub fn run(
 ) -> Result<IndexReport, IndexError> {
     let mut db = ws.db()?;
     let me = lock::me();
-    let got = lock::acquire(&mut db, &me, opts.contention, |h| {
+    let got = lock::acquire(&db, &me, opts.contention, |h| {
         obs.event(Event::WaitingForLock(h))
     })?;
     if got.is_none() {
@@ -86,14 +86,14 @@ pub fn run(
     let result = run_locked(ws, &mut db, &me, opts, obs);
     match result {
         Ok(report) => {
-            if db.unlock(&me)? && !opts.dry_run {
+            if db.index_lock().release(&me)? && !opts.dry_run {
                 // A hook asked for another pass after our last check: do it now.
                 return run(ws, opts, obs);
             }
             Ok(report)
         }
         Err(e) => {
-            let _ = db.unlock(&me);
+            let _ = db.index_lock().release(&me);
             Err(e)
         }
     }
@@ -142,7 +142,7 @@ fn run_locked(
             report.embed = vectors::run_phase(&job, &mut report.stats)?;
             tracing::debug!("embed phase done");
         }
-        if opts.dry_run || !db.take_rerun(me)? {
+        if opts.dry_run || !db.index_lock().take_rerun(me)? {
             return Ok(report);
         }
     }
@@ -155,7 +155,7 @@ fn handle_interrupted(
     opts: &IndexOptions,
     obs: &dyn Observer,
 ) -> Result<(), IndexError> {
-    let Some(cp) = db.checkpoint()? else {
+    let Some(cp) = db.run_state().checkpoint()? else {
         return Ok(());
     };
     if opts.dry_run {
@@ -170,10 +170,10 @@ fn handle_interrupted(
     if resume {
         obs.event(Event::Resuming);
     } else {
-        let orphans = db.unreferenced_content_of_run(&cp.run_id)?;
+        let orphans = db.run_state().unreferenced_content_of_run(&cp.run_id)?;
         chunks.delete_hashes(&orphans)?;
-        db.drop_content(&orphans)?;
-        db.clear_checkpoint()?;
+        db.run_state().drop_content(&orphans)?;
+        db.run_state().clear_checkpoint()?;
         obs.event(Event::Restarted {
             dropped: orphans.len(),
         });
@@ -204,7 +204,7 @@ fn pass(
     let workspace = ws.workdir.display().to_string();
     let mut cp = first_checkpoint(&stats, &workspace);
     if !opts.dry_run {
-        db.save_checkpoint(&cp)?;
+        db.run_state().save_checkpoint(&cp)?;
     }
     let mut computed = db.catalog().computed_hashes()?;
     // Imported content not checked yet counts as unknown: a tree's bytes of it are kept to
@@ -245,7 +245,7 @@ fn pass(
     }
     if opts.dry_run || plan.is_noop() {
         if !opts.dry_run {
-            db.clear_checkpoint()?;
+            db.run_state().clear_checkpoint()?;
             mine_history(ws, db, &stats)?;
             tracing::debug!("history checked");
         }
@@ -275,7 +275,7 @@ fn pass(
     stats.chunks_added = compute_all(writer, &ws.config.index, &files, (&ledger, &opts.stop), obs)?;
     cp.phase = "commit".into();
     cp.updated_at = crate::util::unix_now();
-    db.save_checkpoint(&cp)?;
+    db.run_state().save_checkpoint(&cp)?;
     stats.seconds = started.elapsed().as_secs_f64();
     db.catalog()
         .commit_branch(&workspace, &plan.update, &stats)?;
@@ -443,7 +443,7 @@ impl Writer<'_> {
         self.written += rows.len();
         self.cp.done += files;
         self.cp.updated_at = crate::util::unix_now();
-        self.db.save_checkpoint(self.cp)?;
+        self.db.run_state().save_checkpoint(self.cp)?;
         Ok(())
     }
 }

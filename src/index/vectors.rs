@@ -118,11 +118,11 @@ pub(super) fn run_phase(
             ..cp.clone()
         };
         // Progress notes are best effort: the embedded marks are the real record.
-        let _ = db.save_checkpoint(&cp);
+        let _ = db.run_state().save_checkpoint(&cp);
     };
     let hold = || lock::renew(db, me);
     if total > done {
-        db.save_checkpoint(&cp)?;
+        db.run_state().save_checkpoint(&cp)?;
     }
     let outcome = embed_pending(EmbedJob {
         db,
@@ -139,7 +139,7 @@ pub(super) fn run_phase(
     });
     obs.finish();
     let outcome = outcome?;
-    db.clear_checkpoint()?;
+    db.run_state().clear_checkpoint()?;
     record(stats, &model, &outcome);
     db.embedded()
         .record_run(&stats.run_id, outcome.embedded, outcome.pending, &model)?;
@@ -216,7 +216,7 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
             out.out_of_time = true;
             break;
         }
-        if job.yields && job.db.lock_wanted()? {
+        if job.yields && job.db.index_lock().wanted()? {
             out.yielded = true;
             break;
         }

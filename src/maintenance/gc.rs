@@ -31,13 +31,13 @@ pub struct GcReport {
 pub fn gc(ws: &Workspace, obs: &dyn Observer) -> Result<GcReport, IndexError> {
     let mut keep: HashSet<String> = ws.repo.local_branches()?.into_iter().collect();
     keep.insert(ws.repo.branch()?.key);
-    let mut db = ws.db()?;
+    let db = ws.db()?;
     let me = lock::me();
-    lock::acquire(&mut db, &me, Contention::Wait(LOCK_WAIT), |h| {
+    lock::acquire(&db, &me, Contention::Wait(LOCK_WAIT), |h| {
         obs.event(Event::WaitingForLock(h))
     })?;
     let result = collect(ws, &db, &keep);
-    db.unlock(&me)?;
+    db.index_lock().release(&me)?;
     result
 }
 

@@ -44,9 +44,9 @@ fn locked<T>(
 ) -> Result<T, ShareError> {
     let mut db = ws.db()?;
     let me = lock::me();
-    lock::acquire(&mut db, &me, Contention::Wait(LOCK_WAIT), |_| {})?;
+    lock::acquire(&db, &me, Contention::Wait(LOCK_WAIT), |_| {})?;
     let result = f(&mut db);
-    db.unlock(&me)?;
+    db.index_lock().release(&me)?;
     result
 }
 

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::params;
 
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 
 /// One file of one branch, as recorded in the catalog.
 #[derive(Debug, Clone, PartialEq)]
@@ -152,18 +152,12 @@ pub struct CatalogView {
     pub used_outside: HashSet<String>,
 }
 
-/// The catalog of each branch (path, content, size, mtime, skip reason) and the content rows
-/// it references: a narrow handle on [`Db`].
-#[derive(Clone, Copy)]
-pub struct Catalog<'a> {
-    pub(super) db: &'a Db,
-}
-
-impl Db {
+handle! {
+    /// The catalog of each branch (path, content, size, mtime, skip reason) and the content
+    /// rows it references.
+    Catalog,
     /// The catalog and its content rows.
-    pub fn catalog(&self) -> Catalog<'_> {
-        Catalog { db: self }
-    }
+    catalog
 }
 
 const CATALOG_COLS: &str = "path, content_hash, size, mtime_ns, skip_reason, indexed_at";

@@ -7,7 +7,7 @@ use rusqlite::params;
 
 use super::error::StoreError;
 use super::fileterms::row_of;
-use super::sqlite::Db;
+use super::sqlite::handle;
 
 /// One commit to store.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,18 +31,12 @@ pub struct PastCommit {
     pub files: Vec<(String, String)>,
 }
 
-/// A branch's history as mined for search: the commit log with its messages' terms (here) and
-/// the co-change partners of each path (`cochange.rs`). A narrow handle on [`Db`].
-#[derive(Clone, Copy)]
-pub struct History<'a> {
-    pub(super) db: &'a Db,
-}
-
-impl Db {
+handle! {
+    /// A branch's history as mined for search: the commit log with its messages' terms (here)
+    /// and the co-change partners of each path (`cochange.rs`).
+    History,
     /// The mined history of each branch: commit log and co-change.
-    pub fn history(&self) -> History<'_> {
-        History { db: self }
-    }
+    history
 }
 
 impl History<'_> {
@@ -183,6 +177,7 @@ pub(crate) fn delete_orphan_commits(tx: &rusqlite::Transaction<'_>) -> rusqlite:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::sqlite::Db;
 
     fn commit(id: &str, terms: &str, files: &[&str]) -> LoggedCommit {
         LoggedCommit {

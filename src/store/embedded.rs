@@ -5,20 +5,13 @@
 use rusqlite::params;
 
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 
-/// Which content each embedding model has vectors for, and what is pending: a narrow handle on
-/// [`Db`].
-#[derive(Clone, Copy)]
-pub struct Embedded<'a> {
-    pub(super) db: &'a Db,
-}
-
-impl Db {
+handle! {
+    /// Which content each embedding model has vectors for, and what is pending.
+    Embedded,
     /// The bookkeeping of embedded content.
-    pub fn embedded(&self) -> Embedded<'_> {
-        Embedded { db: self }
-    }
+    embedded
 }
 
 impl Embedded<'_> {

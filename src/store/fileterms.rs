@@ -5,7 +5,7 @@
 use rusqlite::params;
 
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 
 /// The row id of a content's terms: the first 60 bits of its hash (hex), so a content's
 /// row is addressed without a scan. Two contents sharing 60 bits would share a row, which
@@ -42,18 +42,11 @@ pub(crate) fn delete_terms(
     Ok(())
 }
 
-/// The whole-file term index (`file_terms`, FTS5), for ranking files by BM25: a narrow handle
-/// on [`Db`].
-#[derive(Clone, Copy)]
-pub struct FileTerms<'a> {
-    pub(super) db: &'a Db,
-}
-
-impl Db {
+handle! {
+    /// The whole-file term index (`file_terms`, FTS5), for ranking files by BM25.
+    FileTerms,
     /// The whole-file term index.
-    pub fn file_terms(&self) -> FileTerms<'_> {
-        FileTerms { db: self }
-    }
+    file_terms
 }
 
 impl FileTerms<'_> {
@@ -148,6 +141,7 @@ impl FileTerms<'_> {
 mod tests {
     use super::*;
     use crate::store::catalog::ComputedContent;
+    use crate::store::sqlite::Db;
 
     fn content(hash: &str, terms: &str) -> ComputedContent {
         ComputedContent {

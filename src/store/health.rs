@@ -147,12 +147,4 @@ impl Db {
             .map_err(|e| self.err("sample paths", e))?;
         Ok(rows)
     }
-
-    /// Remove the lock row whoever holds it (only for a holder known to be gone).
-    pub fn break_lock(&self) -> Result<(), StoreError> {
-        self.conn
-            .execute("DELETE FROM index_lock", [])
-            .map(|_| ())
-            .map_err(|e| self.err("release stale lock", e))
-    }
 }

@@ -9,7 +9,7 @@ use rusqlite::{params, OptionalExtension};
 use super::catalog::{Catalog, RunStats, SymbolHit};
 use super::chunks::{placeholders, IN_BATCH};
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 use crate::lang::SymbolKind;
 
 impl Catalog<'_> {
@@ -74,18 +74,11 @@ impl Catalog<'_> {
     }
 }
 
-/// The definitions stored with each content, looked up by name or by content: a narrow handle
-/// on [`Db`].
-#[derive(Clone, Copy)]
-pub struct Symbols<'a> {
-    pub(super) db: &'a Db,
-}
-
-impl Db {
+handle! {
+    /// The definitions stored with each content, looked up by name or by content.
+    Symbols,
     /// The stored definitions.
-    pub fn symbols(&self) -> Symbols<'_> {
-        Symbols { db: self }
-    }
+    symbols
 }
 
 impl Symbols<'_> {
@@ -206,19 +199,12 @@ impl Symbols<'_> {
     }
 }
 
-/// What index runs recorded and what a branch holds, counted: run statistics, per-branch
-/// counts, skipped and noted files, for status and for sizing a search. A narrow handle on
-/// [`Db`].
-#[derive(Clone, Copy)]
-pub struct Stats<'a> {
-    pub(super) db: &'a Db,
-}
-
-impl Db {
+handle! {
+    /// What index runs recorded and what a branch holds, counted: run statistics, per-branch
+    /// counts, skipped and noted files, for status and for sizing a search.
+    Stats,
     /// Run statistics and per-branch counts.
-    pub fn stats(&self) -> Stats<'_> {
-        Stats { db: self }
-    }
+    stats
 }
 
 impl Stats<'_> {
@@ -394,6 +380,7 @@ fn symbol_hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<SymbolHit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::sqlite::Db;
 
     #[test]
     fn a_contents_definitions_are_read_from_the_index_alone_in_order() {

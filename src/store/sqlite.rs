@@ -49,6 +49,27 @@ pub struct Db {
     pub(crate) path: PathBuf,
 }
 
+/// Declare a narrow handle on [`Db`] for one concern: `$ty<'a>`, a copy of a borrow of the
+/// database whose methods are that concern's queries and transactions, and the accessor
+/// `Db::$acc` that lends one. A caller sees only the concern it uses.
+macro_rules! handle {
+    ($(#[$doc:meta])* $ty:ident, $(#[$acc_doc:meta])* $acc:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $ty<'a> {
+            pub(super) db: &'a $crate::store::sqlite::Db,
+        }
+
+        impl $crate::store::sqlite::Db {
+            $(#[$acc_doc])*
+            pub fn $acc(&self) -> $ty<'_> {
+                $ty { db: self }
+            }
+        }
+    };
+}
+pub(super) use handle;
+
 /// A read transaction on one connection, held until the guard is dropped: every statement in
 /// it reads one snapshot of the index, and none takes and drops its own read lock. A search
 /// runs a few hundred statements (one per vector hit's chunk, per definition); without this

@@ -349,7 +349,8 @@ fn check_vectors(
 /// Locks and interrupted runs.
 fn check_runs(db: &Db, me: Option<&LockHolder>, h: &mut Health) -> Result<(), IndexError> {
     let holder = db
-        .lock_holder()?
+        .index_lock()
+        .holder()?
         .filter(|l| me.is_none_or(|me| !is_me(l, me)));
     let live = match &holder {
         Some(l) if lock::is_stale(l) => {
@@ -365,7 +366,7 @@ fn check_runs(db: &Db, me: Option<&LockHolder>, h: &mut Health) -> Result<(), In
         }
         None => false,
     };
-    if let (Some(c), false) = (db.checkpoint()?, live) {
+    if let (Some(c), false) = (db.run_state().checkpoint()?, live) {
         h.add(
             Severity::Degraded,
             format!(

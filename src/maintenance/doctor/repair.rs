@@ -39,7 +39,7 @@ pub fn repair(
     // A stale lock is taken over by `acquire`: remember it to report and count it.
     let stale = db
         .as_ref()
-        .and_then(|d| d.lock_holder().ok().flatten())
+        .and_then(|d| d.index_lock().holder().ok().flatten())
         .filter(lock::is_stale);
     if let Some(d) = db.as_mut() {
         match lock::acquire(d, &me, Contention::Wait(LOCK_WAIT), |_| {}) {
@@ -66,7 +66,7 @@ pub fn repair(
     });
     // After a rebuild the lock row is gone with the old database.
     if let Some(d) = &db {
-        let _ = d.unlock(&me);
+        let _ = d.index_lock().release(&me);
     }
     let (health, (mut done, reindex)) = result?;
     if reindex {
