@@ -209,7 +209,7 @@ fn pass(
     let mut computed = db.catalog().computed_hashes()?;
     // Imported content not checked yet counts as unknown: a tree's bytes of it are kept to
     // check it against.
-    let unverified = db.unverified_hashes()?;
+    let unverified = db.unverified().hashes()?;
     let known = computed.difference(&unverified).cloned().collect();
     let Found {
         walked,

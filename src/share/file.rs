@@ -162,7 +162,7 @@ fn merge(
     // Shown only once checked against this clone's own bytes (see `verify`).
     let max = ws.config.index.max_file_size;
     done.checked = crate::index::verify::settle_from_objects(&ws.repo, db, &chunks, max)?;
-    done.unverified = db.unverified_hashes()?.len();
+    done.unverified = db.unverified().hashes()?.len();
     if done.chunks > 0 {
         chunks.refresh_fts(ws.config.search.stemming)?;
     }

@@ -403,7 +403,7 @@ fn check_work_tree(
     chunks: &ChunkStore,
     h: &mut Health,
 ) -> Result<(), IndexError> {
-    let pending = db.unverified_hashes()?.len();
+    let pending = db.unverified().hashes()?.len();
     if pending > 0 {
         h.notes.push(format!(
             "{pending} imported contents are not verified yet: hidden from search until an index run meets their files"
