@@ -108,7 +108,7 @@ fn run_locked(
 ) -> Result<IndexReport, IndexError> {
     tracing::debug!("index lock taken");
     let mut chunks = ws.chunk_store()?;
-    chunks.ensure_present(db.count_with_chunks()?)?;
+    chunks.ensure_present(db.health().count_with_chunks()?)?;
     tracing::debug!("chunk store open");
     handle_interrupted(db, &chunks, opts, obs)?;
     // No whole-file terms back-fill here: a run writes a content's terms in the transaction

@@ -135,7 +135,7 @@ fn merge(
     replace: &[String],
 ) -> Result<Imported, ShareError> {
     let mut chunks = ws.chunk_store()?;
-    chunks.ensure_present(db.count_with_chunks()?)?;
+    chunks.ensure_present(db.health().count_with_chunks()?)?;
     let theirs = Db::open_untrusted(&dir.join(DB_FILE))?;
     let ours: HashSet<String> = db.catalog().computed_hashes()?;
     let mut missing: Vec<String> = theirs

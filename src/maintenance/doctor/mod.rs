@@ -225,7 +225,7 @@ use crate::util::chain;
 
 /// Integrity and schema. Returns false when the database is too damaged to look further.
 fn check_sqlite(db: &Db, h: &mut Health) -> Result<bool, StoreError> {
-    let problems = db.integrity_problems()?;
+    let problems = db.health().integrity_problems()?;
     if !problems.is_empty() {
         let first: Vec<&str> = problems.iter().take(3).map(String::as_str).collect();
         h.add(
@@ -235,7 +235,7 @@ fn check_sqlite(db: &Db, h: &mut Health) -> Result<bool, StoreError> {
         );
         return Ok(false);
     }
-    let missing = db.missing_schema_objects()?;
+    let missing = db.health().missing_schema_objects()?;
     if !missing.is_empty() {
         h.add(
             Severity::Corrupted,
@@ -251,7 +251,7 @@ fn check_sqlite(db: &Db, h: &mut Health) -> Result<bool, StoreError> {
 fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(), StoreError> {
     let stored: HashSet<String> = chunks.hashes()?;
     let known = db.catalog().computed_hashes()?;
-    let with_chunks = db.hashes_with_chunks()?;
+    let with_chunks = db.health().hashes_with_chunks()?;
     if !with_chunks.is_empty() && !chunks.has_table()? {
         h.add(
             Severity::Corrupted,
@@ -276,7 +276,7 @@ fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(),
         );
     }
     let mut lost: Vec<String> = with_chunks.difference(&stored).cloned().collect();
-    lost.extend(db.catalog_without_content()?);
+    lost.extend(db.health().catalog_without_content()?);
     lost.sort();
     lost.dedup();
     if !lost.is_empty() {
@@ -289,7 +289,7 @@ fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(),
             Repair::Forget(lost),
         );
     }
-    let orphan_symbols = db.orphan_symbol_count()?;
+    let orphan_symbols = db.health().orphan_symbol_count()?;
     if orphan_symbols > 0 {
         h.add(
             Severity::Degraded,
@@ -410,7 +410,7 @@ fn check_work_tree(
         ));
     }
     let branch = ws.repo.branch()?;
-    let sample = db.sample_paths(&branch.key, SAMPLE)?;
+    let sample = db.health().sample_paths(&branch.key, SAMPLE)?;
     let max = ws.config.index.max_file_size;
     let wrong = crate::index::verify::check_stored(db, chunks, &ws.workdir, &sample, max)?;
     if !wrong.is_empty() {

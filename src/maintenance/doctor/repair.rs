@@ -133,12 +133,12 @@ fn targeted(
             }
             Repair::Forget(hashes) => {
                 chunks.delete_hashes(hashes)?;
-                db.forget_content(hashes)?;
+                db.health().forget_content(hashes)?;
                 done.push(format!("forgot {} contents to compute again", hashes.len()));
                 reindex = true;
             }
             Repair::DropOrphanSymbols => {
-                let n = db.drop_orphan_symbols()?;
+                let n = db.health().drop_orphan_symbols()?;
                 if n > 0 {
                     done.push(format!("deleted {n} orphan symbols"));
                 }
