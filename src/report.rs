@@ -179,7 +179,7 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
             .into_iter()
             .map(|(path, note)| NotedFile { path, note })
             .collect(),
-        remote_branches: db.remote_branches()?,
+        remote_branches: db.remote().branches()?,
         languages: db
             .stats()
             .files_per_language(key)?

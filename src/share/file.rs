@@ -60,7 +60,7 @@ pub fn export(ws: &Workspace, file: &Path) -> Result<u64, ShareError> {
     std::fs::create_dir_all(&scratch.0).map_err(StoreError::scratch(&scratch.0, "create"))?;
     let snapshot = scratch.0.join(DB_FILE);
     locked(ws, |db| {
-        db.snapshot_into(&snapshot)?;
+        db.exchange().snapshot_into(&snapshot)?;
         let max = ws.config.index.max_file_size;
         let keep: Vec<_> = crate::store::merge::snapshot_catalogs(&snapshot)?
             .into_iter()
@@ -157,7 +157,9 @@ fn merge(
         done.chunks += rows.len();
         chunks.add(&rows)?;
     }
-    done.branches = db.merge_from(&dir.join(DB_FILE), &missing, replace)?;
+    done.branches = db
+        .exchange()
+        .merge_from(&dir.join(DB_FILE), &missing, replace)?;
     done.contents = missing.len();
     // Shown only once checked against this clone's own bytes (see `verify`).
     let max = ws.config.index.max_file_size;

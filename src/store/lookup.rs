@@ -344,6 +344,18 @@ impl Stats<'_> {
             .map_err(|e| self.db.err("read catalog", e))?;
         Ok(v)
     }
+
+    /// When an index run here last started on `branch` (unix seconds), if one did.
+    pub fn last_run_on(&self, branch: &str) -> Result<Option<i64>, StoreError> {
+        self.db
+            .conn
+            .query_row(
+                "SELECT max(started_at) FROM runs WHERE branch = ?1",
+                [branch],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.db.err("read runs", e))
+    }
 }
 
 /// A definition found by name, where it is on a branch.
