@@ -43,10 +43,11 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// larger file is mapped up to this size and read as before past it.
 const MMAP_BYTES: i64 = 1 << 30;
 
-/// An open index database.
+/// An open index database: it opens the file and runs transactions; its queries are on the
+/// narrow handles it lends, one per concern (see the `store` module).
 pub struct Db {
-    pub(crate) conn: Connection,
-    pub(crate) path: PathBuf,
+    pub(super) conn: Connection,
+    pub(super) path: PathBuf,
 }
 
 /// Declare a narrow handle on [`Db`] for one concern: `$ty<'a>`, a copy of a borrow of the
@@ -254,7 +255,7 @@ impl Db {
 
     /// Begin a write transaction that takes the write lock at once (BEGIN IMMEDIATE), so
     /// concurrent writers wait on the busy timeout instead of failing on lock upgrade.
-    pub(crate) fn write_tx(
+    pub(super) fn write_tx(
         &self,
         op: &'static str,
     ) -> Result<rusqlite::Transaction<'_>, StoreError> {
@@ -264,7 +265,7 @@ impl Db {
 
     /// The first column of every row `sql` yields, as a set: the query helper of every
     /// handle.
-    pub(crate) fn string_set<P: rusqlite::Params>(
+    pub(super) fn string_set<P: rusqlite::Params>(
         &self,
         sql: &str,
         params: P,
@@ -281,7 +282,7 @@ impl Db {
     }
 
     /// Map a rusqlite error to a store error, recognising corruption.
-    pub(crate) fn err(&self, op: &'static str, e: rusqlite::Error) -> StoreError {
+    pub(super) fn err(&self, op: &'static str, e: rusqlite::Error) -> StoreError {
         sqlite_err(&self.path, op, e)
     }
 }
