@@ -186,7 +186,7 @@ mod tests {
     #[test]
     fn a_live_holder_keeps_the_lock_past_its_lease_and_a_loser_cannot_renew() {
         let dir = tempfile::tempdir().unwrap();
-        let mut db = Db::open(&dir.path().join("m.sqlite")).unwrap();
+        let db = Db::open(&dir.path().join("m.sqlite")).unwrap();
         // This process holds the lock with a lease that ran out long ago (a slow API run).
         let first = LockHolder {
             expires_at: crate::util::unix_now() - 3600,
@@ -205,7 +205,7 @@ mod tests {
             ..me()
         };
         let err = acquire(
-            &mut db,
+            &db,
             &other,
             Contention::Wait(Duration::from_millis(150)),
             |_| {},
@@ -228,7 +228,7 @@ mod tests {
     #[test]
     fn second_holder_waits_then_names_the_first() {
         let dir = tempfile::tempdir().unwrap();
-        let mut db = Db::open(&dir.path().join("m.sqlite")).unwrap();
+        let db = Db::open(&dir.path().join("m.sqlite")).unwrap();
         let first = me();
         assert!(
             acquire(&db, &first, Contention::Wait(Duration::ZERO), |_| {})
@@ -243,7 +243,7 @@ mod tests {
             ..first.clone()
         };
         let err = acquire(
-            &mut db,
+            &db,
             &second,
             Contention::Wait(Duration::from_millis(200)),
             |_| {},

@@ -72,7 +72,7 @@ pub fn run(
     opts: &IndexOptions,
     obs: &dyn Observer,
 ) -> Result<IndexReport, IndexError> {
-    let mut db = ws.db()?;
+    let db = ws.db()?;
     let me = lock::me();
     let got = lock::acquire(&db, &me, opts.contention, |h| {
         obs.event(Event::WaitingForLock(h))
@@ -83,7 +83,7 @@ pub fn run(
             ..Default::default()
         });
     }
-    let result = run_locked(ws, &mut db, &me, opts, obs);
+    let result = run_locked(ws, &db, &me, opts, obs);
     match result {
         Ok(report) => {
             if db.index_lock().release(&me)? && !opts.dry_run {
@@ -101,7 +101,7 @@ pub fn run(
 
 fn run_locked(
     ws: &Workspace,
-    db: &mut Db,
+    db: &Db,
     me: &LockHolder,
     opts: &IndexOptions,
     obs: &dyn Observer,
@@ -183,7 +183,7 @@ fn handle_interrupted(
 
 fn pass(
     ws: &Workspace,
-    db: &mut Db,
+    db: &Db,
     chunks: &mut ChunkStore,
     me: &LockHolder,
     opts: &IndexOptions,

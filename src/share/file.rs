@@ -40,12 +40,12 @@ pub struct Imported {
 /// Run `f` holding the index lock.
 fn locked<T>(
     ws: &Workspace,
-    f: impl FnOnce(&mut Db) -> Result<T, ShareError>,
+    f: impl FnOnce(&Db) -> Result<T, ShareError>,
 ) -> Result<T, ShareError> {
-    let mut db = ws.db()?;
+    let db = ws.db()?;
     let me = lock::me();
     lock::acquire(&db, &me, Contention::Wait(LOCK_WAIT), |_| {})?;
-    let result = f(&mut db);
+    let result = f(&db);
     db.index_lock().release(&me)?;
     result
 }
@@ -129,7 +129,7 @@ pub(super) fn merge_snapshot(
 
 fn merge(
     ws: &Workspace,
-    db: &mut Db,
+    db: &Db,
     dir: &Path,
     their_chunks: &ChunkStore,
     replace: &[String],

@@ -41,7 +41,7 @@ pub fn repair(
         .as_ref()
         .and_then(|d| d.index_lock().holder().ok().flatten())
         .filter(lock::is_stale);
-    if let Some(d) = db.as_mut() {
+    if let Some(d) = db.as_ref() {
         match lock::acquire(d, &me, Contention::Wait(LOCK_WAIT), |_| {}) {
             Ok(_) => {}
             // Damage in the lock row itself: no process can hold or renew that lock.
