@@ -51,7 +51,7 @@ pub fn answer(ws: &Workspace, req: Request<'_>, obs: &dyn Observer) -> Result<An
     let ready = ready_in(ws, &db, req.branch, req.rev, req.first_index, obs)?;
     tracing::debug!("catalog open");
     let chunks = ws.chunk_store()?;
-    chunks.ensure_present(db.count_with_chunks()?)?;
+    chunks.ensure_present(db.health().count_with_chunks()?)?;
     // One snapshot per connection for the whole search: consistent reads, and no lock taken
     // and dropped around each of its few hundred statements.
     let _db_read = db.read_snapshot()?;
@@ -111,7 +111,7 @@ fn ready_in(
         (None, Some(c)) => BranchRef::of_commit(c),
         (None, None) => current.clone(),
     };
-    let first_index = if db.has_branch(&branch.key)? {
+    let first_index = if db.catalog().has_branch(&branch.key)? {
         None
     } else {
         // Only the checked-out branch or a commit's tree can be indexed from here.

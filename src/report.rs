@@ -128,11 +128,11 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
     };
     let db = ws.db()?;
     let key = &branch.key;
-    let [files, skipped, distinct_contents, chunks, symbols] = db.branch_counts(key)?;
+    let [files, skipped, distinct_contents, chunks, symbols] = db.stats().branch_counts(key)?;
     let vectors = match crate::embed::model_id(&ws.config.embed) {
         Some(model) => {
-            let (embedded_files, files_with_chunks) = db.embed_coverage(key, &model)?;
-            let embedded_chunks = db.embedded_chunks(&model)?;
+            let (embedded_files, files_with_chunks) = db.embedded().coverage(key, &model)?;
+            let embedded_chunks = db.embedded().chunk_count(&model)?;
             Some(VectorsRecord {
                 model,
                 embedded_files,
@@ -143,7 +143,7 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
         None => None,
     };
     let (skipped_list, noted) = match verbose {
-        true => (db.skipped(key)?, db.noted(key)?),
+        true => (db.stats().skipped(key)?, db.stats().noted(key)?),
         false => (Vec::new(), Vec::new()),
     };
     let treatment = |l| crate::lang::keyword_defs::Treatment::of(l).name();
@@ -158,10 +158,15 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
         chunks,
         symbols,
         stored_chunks: ws.chunk_store()?.count()?,
-        last_run: db.last_run(Some(key))?,
+        last_run: db.stats().last_run(Some(key))?,
         vectors,
-        branches: db.branches()?.iter().map(|b| display_key(b)).collect(),
-        interrupted_run: db.checkpoint()?.map(|c| InterruptedRecord {
+        branches: db
+            .catalog()
+            .branches()?
+            .iter()
+            .map(|b| display_key(b))
+            .collect(),
+        interrupted_run: db.run_state().checkpoint()?.map(|c| InterruptedRecord {
             phase: c.phase,
             done: c.done,
             total: c.total,
@@ -175,8 +180,9 @@ pub fn status(ws: &Workspace, branch: Option<&str>, verbose: bool) -> Result<Sta
             .into_iter()
             .map(|(path, note)| NotedFile { path, note })
             .collect(),
-        remote_branches: db.remote_branches()?,
+        remote_branches: db.remote().branches()?,
         languages: db
+            .stats()
             .files_per_language(key)?
             .into_iter()
             .map(|(language, files)| LanguageRecord {

@@ -25,7 +25,7 @@ pub fn pending(ws: &Workspace, branch: &str) -> usize {
     // A catalog that cannot be read now has nothing to embed later either.
     ws.db()
         .ok()
-        .and_then(|db| db.embed_coverage(branch, &model).ok())
+        .and_then(|db| db.embedded().coverage(branch, &model).ok())
         .map_or(0, |(done, total)| total.saturating_sub(done))
 }
 

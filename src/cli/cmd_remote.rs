@@ -40,7 +40,7 @@ pub fn push(dir: &Path, remote: Option<&str>, all: bool) -> Result<Outcome, Erro
     let ws = super::common::open(dir)?;
     let url = remote_url(&ws, remote)?;
     let branches = if all {
-        ws.db()?.branches()?
+        ws.db()?.catalog().branches()?
     } else {
         vec![ws.branch()?.key]
     };

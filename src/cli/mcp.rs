@@ -356,7 +356,10 @@ fn symbol_lookup(dir: &Path, args: &Value) -> Result<Value, ToolError> {
     let ws = super::common::open(dir)?;
     let ready = answer::ready(&ws, None, None, first_index(), &Terminal::new(true))?;
     after(&ws, &ready);
-    let defs = ws.db()?.definitions(&ready.branch.key, name, limit)?;
+    let defs = ws
+        .db()?
+        .symbols()
+        .definitions(&ready.branch.key, name, limit)?;
     let mut text = String::new();
     for d in &defs {
         text.push_str(&format!(

@@ -49,13 +49,13 @@ pub(super) fn find_files(
             Found {
                 walked: g.walk,
                 scanned: g.scanned,
-                old: db.branch_catalog(&branch.key)?,
-                outside: db.hashes_used_outside(&branch.key)?,
+                old: db.catalog().branch(&branch.key)?,
+                outside: db.catalog().hashes_used_outside(&branch.key)?,
                 left_out: g.left_out,
             }
         }
         None => {
-            let view = db.catalog_view(&branch.key)?;
+            let view = db.catalog().view(&branch.key)?;
             tracing::debug!("catalog read");
             let (walked, scanned) = walk_and_scan(ws, db, branch, &view.by_path, obs)?;
             // Names git would not check out are counted, never stored (see `walk::Walk`).
@@ -82,7 +82,7 @@ fn walk_and_scan(
     let walked = walk::walk(&ws.workdir);
     tracing::debug!("work tree walked");
     if walked.files.is_empty() && walked.skipped.is_empty() && branch.unborn {
-        db.clear_checkpoint()?;
+        db.run_state().clear_checkpoint()?;
         return Err(IndexError::Empty {
             path: ws.workdir.clone(),
         });

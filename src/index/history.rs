@@ -32,7 +32,7 @@ pub const MIN_TOGETHER: i64 = 3;
 /// Mine and store `branch`'s partners and commit messages unless they were mined at `head`
 /// already.
 pub fn refresh(repo: &Repo, db: &Db, branch: &str, head: &str) -> Result<(), StoreError> {
-    if db.cochange_head(branch)?.as_deref() == Some(head) {
+    if db.history().cochange_head(branch)?.as_deref() == Some(head) {
         return Ok(());
     }
     tracing::debug!("reading history");
@@ -51,8 +51,8 @@ pub fn refresh(repo: &Repo, db: &Db, branch: &str, head: &str) -> Result<(), Sto
         .collect();
     tracing::debug!("history read");
     // The messages first: the co-change head, written last, marks both as done.
-    db.replace_commit_log(branch, &logged)?;
-    db.replace_cochange(branch, head, &partners)?;
+    db.history().replace_commit_log(branch, &logged)?;
+    db.history().replace_cochange(branch, head, &partners)?;
     tracing::debug!("co-change and commit messages mined");
     Ok(())
 }

@@ -39,7 +39,7 @@ pub enum Contention {
 
 /// Take the lock. `Ok(None)` means the lock was busy and the holder was asked to rerun.
 pub fn acquire(
-    db: &mut Db,
+    db: &Db,
     me: &LockHolder,
     contention: Contention,
     mut on_wait: impl FnMut(&LockHolder),
@@ -47,17 +47,17 @@ pub fn acquire(
     let start = Instant::now();
     let mut told = false;
     loop {
-        match db.try_lock(me, liveness)? {
+        match db.index_lock().take(me, liveness)? {
             LockAttempt::Acquired => return Ok(Some(())),
             LockAttempt::Held(holder) => match contention {
                 Contention::Defer => {
-                    db.request_rerun()?;
+                    db.index_lock().request_rerun()?;
                     return Ok(None);
                 }
                 Contention::Wait(limit) => {
                     if start.elapsed() >= limit {
                         if told {
-                            db.want_lock(false)?;
+                            db.index_lock().want(false)?;
                         }
                         return Err(IndexError::Locked {
                             holder,
@@ -66,7 +66,7 @@ pub fn acquire(
                     }
                     if !told {
                         // A background holder lets the lock go at its next step.
-                        db.want_lock(true)?;
+                        db.index_lock().want(true)?;
                         on_wait(&holder);
                         told = true;
                     }
@@ -111,11 +111,14 @@ pub fn is_stale(holder: &LockHolder) -> bool {
 
 /// Extend `me`'s lease; a writer that lost the lock must stop before it writes again.
 pub fn renew(db: &Db, me: &LockHolder) -> Result<(), IndexError> {
-    if db.renew_lock(me, crate::util::unix_now() + LEASE_SECS)? {
+    if db
+        .index_lock()
+        .renew(me, crate::util::unix_now() + LEASE_SECS)?
+    {
         Ok(())
     } else {
         Err(IndexError::LockLost {
-            holder: db.lock_holder()?,
+            holder: db.index_lock().holder()?,
         })
     }
 }
@@ -183,14 +186,14 @@ mod tests {
     #[test]
     fn a_live_holder_keeps_the_lock_past_its_lease_and_a_loser_cannot_renew() {
         let dir = tempfile::tempdir().unwrap();
-        let mut db = Db::open(&dir.path().join("m.sqlite")).unwrap();
+        let db = Db::open(&dir.path().join("m.sqlite")).unwrap();
         // This process holds the lock with a lease that ran out long ago (a slow API run).
         let first = LockHolder {
             expires_at: crate::util::unix_now() - 3600,
             ..me()
         };
         assert!(
-            acquire(&mut db, &first, Contention::Wait(Duration::ZERO), |_| {})
+            acquire(&db, &first, Contention::Wait(Duration::ZERO), |_| {})
                 .unwrap()
                 .is_some()
         );
@@ -202,16 +205,16 @@ mod tests {
             ..me()
         };
         let err = acquire(
-            &mut db,
+            &db,
             &other,
             Contention::Wait(Duration::from_millis(150)),
             |_| {},
         );
         assert!(matches!(err, Err(IndexError::Locked { .. })), "{err:?}");
         // Once the lock is gone from under a writer, its renew fails and it must stop.
-        db.break_lock().unwrap();
+        db.index_lock().break_lock().unwrap();
         assert!(
-            acquire(&mut db, &other, Contention::Wait(Duration::ZERO), |_| {})
+            acquire(&db, &other, Contention::Wait(Duration::ZERO), |_| {})
                 .unwrap()
                 .is_some()
         );
@@ -225,10 +228,10 @@ mod tests {
     #[test]
     fn second_holder_waits_then_names_the_first() {
         let dir = tempfile::tempdir().unwrap();
-        let mut db = Db::open(&dir.path().join("m.sqlite")).unwrap();
+        let db = Db::open(&dir.path().join("m.sqlite")).unwrap();
         let first = me();
         assert!(
-            acquire(&mut db, &first, Contention::Wait(Duration::ZERO), |_| {})
+            acquire(&db, &first, Contention::Wait(Duration::ZERO), |_| {})
                 .unwrap()
                 .is_some()
         );
@@ -240,17 +243,17 @@ mod tests {
             ..first.clone()
         };
         let err = acquire(
-            &mut db,
+            &db,
             &second,
             Contention::Wait(Duration::from_millis(200)),
             |_| {},
         );
         assert!(matches!(err, Err(IndexError::Locked { .. })));
-        assert!(acquire(&mut db, &second, Contention::Defer, |_| {})
+        assert!(acquire(&db, &second, Contention::Defer, |_| {})
             .unwrap()
             .is_none());
         assert!(
-            db.unlock(&first).unwrap(),
+            db.index_lock().release(&first).unwrap(),
             "the deferred request must be reported"
         );
     }

@@ -72,9 +72,9 @@ pub fn run(
     opts: &IndexOptions,
     obs: &dyn Observer,
 ) -> Result<IndexReport, IndexError> {
-    let mut db = ws.db()?;
+    let db = ws.db()?;
     let me = lock::me();
-    let got = lock::acquire(&mut db, &me, opts.contention, |h| {
+    let got = lock::acquire(&db, &me, opts.contention, |h| {
         obs.event(Event::WaitingForLock(h))
     })?;
     if got.is_none() {
@@ -83,17 +83,17 @@ pub fn run(
             ..Default::default()
         });
     }
-    let result = run_locked(ws, &mut db, &me, opts, obs);
+    let result = run_locked(ws, &db, &me, opts, obs);
     match result {
         Ok(report) => {
-            if db.unlock(&me)? && !opts.dry_run {
+            if db.index_lock().release(&me)? && !opts.dry_run {
                 // A hook asked for another pass after our last check: do it now.
                 return run(ws, opts, obs);
             }
             Ok(report)
         }
         Err(e) => {
-            let _ = db.unlock(&me);
+            let _ = db.index_lock().release(&me);
             Err(e)
         }
     }
@@ -101,14 +101,14 @@ pub fn run(
 
 fn run_locked(
     ws: &Workspace,
-    db: &mut Db,
+    db: &Db,
     me: &LockHolder,
     opts: &IndexOptions,
     obs: &dyn Observer,
 ) -> Result<IndexReport, IndexError> {
     tracing::debug!("index lock taken");
     let mut chunks = ws.chunk_store()?;
-    chunks.ensure_present(db.count_with_chunks()?)?;
+    chunks.ensure_present(db.health().count_with_chunks()?)?;
     tracing::debug!("chunk store open");
     handle_interrupted(db, &chunks, opts, obs)?;
     // No whole-file terms back-fill here: a run writes a content's terms in the transaction
@@ -142,7 +142,7 @@ fn run_locked(
             report.embed = vectors::run_phase(&job, &mut report.stats)?;
             tracing::debug!("embed phase done");
         }
-        if opts.dry_run || !db.take_rerun(me)? {
+        if opts.dry_run || !db.index_lock().take_rerun(me)? {
             return Ok(report);
         }
     }
@@ -155,7 +155,7 @@ fn handle_interrupted(
     opts: &IndexOptions,
     obs: &dyn Observer,
 ) -> Result<(), IndexError> {
-    let Some(cp) = db.checkpoint()? else {
+    let Some(cp) = db.run_state().checkpoint()? else {
         return Ok(());
     };
     if opts.dry_run {
@@ -170,10 +170,10 @@ fn handle_interrupted(
     if resume {
         obs.event(Event::Resuming);
     } else {
-        let orphans = db.unreferenced_content_of_run(&cp.run_id)?;
+        let orphans = db.run_state().unreferenced_content_of_run(&cp.run_id)?;
         chunks.delete_hashes(&orphans)?;
-        db.drop_content(&orphans)?;
-        db.clear_checkpoint()?;
+        db.run_state().drop_content(&orphans)?;
+        db.run_state().clear_checkpoint()?;
         obs.event(Event::Restarted {
             dropped: orphans.len(),
         });
@@ -183,7 +183,7 @@ fn handle_interrupted(
 
 fn pass(
     ws: &Workspace,
-    db: &mut Db,
+    db: &Db,
     chunks: &mut ChunkStore,
     me: &LockHolder,
     opts: &IndexOptions,
@@ -204,12 +204,12 @@ fn pass(
     let workspace = ws.workdir.display().to_string();
     let mut cp = first_checkpoint(&stats, &workspace);
     if !opts.dry_run {
-        db.save_checkpoint(&cp)?;
+        db.run_state().save_checkpoint(&cp)?;
     }
-    let mut computed = db.computed_hashes()?;
+    let mut computed = db.catalog().computed_hashes()?;
     // Imported content not checked yet counts as unknown: a tree's bytes of it are kept to
     // check it against.
-    let unverified = db.unverified_hashes()?;
+    let unverified = db.unverified().hashes()?;
     let known = computed.difference(&unverified).cloned().collect();
     let Found {
         walked,
@@ -222,7 +222,7 @@ fn pass(
         if !opts.dry_run {
             settle_before_tagging(ws, db, chunks, me, &unverified, &scanned, &walked)?;
         }
-        computed = db.computed_hashes()?;
+        computed = db.catalog().computed_hashes()?;
         if opts.dry_run {
             computed.retain(|h| !unverified.contains(h));
         }
@@ -238,13 +238,14 @@ fn pass(
         let now = crate::util::unix_now();
         let verified = scan::verified_racy(&scanned, &old, now);
         if !verified.is_empty() {
-            db.refresh_indexed_at(&branch.key, &verified, now)?;
+            db.catalog()
+                .refresh_indexed_at(&branch.key, &verified, now)?;
             stats.refreshed = verified.len();
         }
     }
     if opts.dry_run || plan.is_noop() {
         if !opts.dry_run {
-            db.clear_checkpoint()?;
+            db.run_state().clear_checkpoint()?;
             mine_history(ws, db, &stats)?;
             tracing::debug!("history checked");
         }
@@ -274,9 +275,10 @@ fn pass(
     stats.chunks_added = compute_all(writer, &ws.config.index, &files, (&ledger, &opts.stop), obs)?;
     cp.phase = "commit".into();
     cp.updated_at = crate::util::unix_now();
-    db.save_checkpoint(&cp)?;
+    db.run_state().save_checkpoint(&cp)?;
     stats.seconds = started.elapsed().as_secs_f64();
-    db.commit_branch(&workspace, &plan.update, &stats)?;
+    db.catalog()
+        .commit_branch(&workspace, &plan.update, &stats)?;
     // The catalog no longer references deleted content: removing its chunks now is safe,
     // and if we die first they are orphans that no search can see.
     chunks.delete_hashes(&plan.delete)?;
@@ -432,14 +434,16 @@ impl Writer<'_> {
         self.chunks.add(&rows)?;
         let contents: Vec<ComputedContent> =
             results.iter().filter_map(|r| r.content.clone()).collect();
-        self.db.store_computed(&self.cp.run_id, &contents)?;
+        self.db
+            .catalog()
+            .store_computed(&self.cp.run_id, &contents)?;
         for r in results {
             r.fix_catalog(self.plan);
         }
         self.written += rows.len();
         self.cp.done += files;
         self.cp.updated_at = crate::util::unix_now();
-        self.db.save_checkpoint(self.cp)?;
+        self.db.run_state().save_checkpoint(self.cp)?;
         Ok(())
     }
 }

@@ -10,7 +10,7 @@ const BACKFILL_BATCH: usize = 200;
 /// Give every stored content without terms its terms, from its chunks' text. Returns how
 /// many contents were filled.
 pub fn backfill(db: &Db, chunks: &ChunkStore) -> Result<usize, StoreError> {
-    let missing = db.contents_without_terms()?;
+    let missing = db.file_terms().contents_without_terms()?;
     for batch in missing.chunks(BACKFILL_BATCH) {
         let mut rows = chunks.chunks_of(batch)?;
         rows.sort_by(|a, b| {
@@ -28,7 +28,7 @@ pub fn backfill(db: &Db, chunks: &ChunkStore) -> Result<usize, StoreError> {
                 }
             }
         }
-        db.store_terms(&items)?;
+        db.file_terms().store(&items)?;
     }
     Ok(missing.len())
 }

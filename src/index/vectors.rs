@@ -84,18 +84,19 @@ pub(super) fn run_phase(
         Ok(Some(e)) => e,
         Ok(None) => return Ok(None),
         Err(e) => {
-            let pending = db.pending_embeddings(&stats.branch, &model)?.len();
+            let pending = db.embedded().pending(&stats.branch, &model)?.len();
             let outcome = EmbedOutcome {
                 pending,
                 error: Some(e),
                 ..Default::default()
             };
             record(stats, &model, &outcome);
-            db.record_embedding(&stats.run_id, 0, pending, &model)?;
+            db.embedded()
+                .record_run(&stats.run_id, 0, pending, &model)?;
             return Ok(Some(EmbedReport { model, outcome }));
         }
     };
-    let (done, total) = db.embed_coverage(&stats.branch, &model)?;
+    let (done, total) = db.embedded().coverage(&stats.branch, &model)?;
     obs.start(Phase::Embedding, total - done);
     let cp = Checkpoint {
         run_id: stats.run_id.clone(),
@@ -117,11 +118,11 @@ pub(super) fn run_phase(
             ..cp.clone()
         };
         // Progress notes are best effort: the embedded marks are the real record.
-        let _ = db.save_checkpoint(&cp);
+        let _ = db.run_state().save_checkpoint(&cp);
     };
     let hold = || lock::renew(db, me);
     if total > done {
-        db.save_checkpoint(&cp)?;
+        db.run_state().save_checkpoint(&cp)?;
     }
     let outcome = embed_pending(EmbedJob {
         db,
@@ -138,9 +139,10 @@ pub(super) fn run_phase(
     });
     obs.finish();
     let outcome = outcome?;
-    db.clear_checkpoint()?;
+    db.run_state().clear_checkpoint()?;
     record(stats, &model, &outcome);
-    db.record_embedding(&stats.run_id, outcome.embedded, outcome.pending, &model)?;
+    db.embedded()
+        .record_run(&stats.run_id, outcome.embedded, outcome.pending, &model)?;
     Ok(Some(EmbedReport { model, outcome }))
 }
 
@@ -195,7 +197,7 @@ pub struct EmbedJob<'a> {
 /// Embed what is pending on the branch.
 pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
     let model = job.embedder.model_id();
-    let mut pending = job.db.pending_embeddings(job.branch, &model)?;
+    let mut pending = job.db.embedded().pending(job.branch, &model)?;
     let total = pending.len();
     let mut out = EmbedOutcome::default();
     let mut checked_dimension = false;
@@ -214,7 +216,7 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
             out.out_of_time = true;
             break;
         }
-        if job.yields && job.db.lock_wanted()? {
+        if job.yields && job.db.index_lock().wanted()? {
             out.yielded = true;
             break;
         }
@@ -231,7 +233,7 @@ pub fn embed_pending(job: EmbedJob<'_>) -> Result<EmbedOutcome, IndexError> {
             checked_dimension = true;
             if reset_on_new_dimension(&job, &model, &vectors)? {
                 // Everything of this model is pending again: start over with the full list.
-                pending = job.db.pending_embeddings(job.branch, &model)?;
+                pending = job.db.embedded().pending(job.branch, &model)?;
             }
         }
         i += step.len();
@@ -288,7 +290,7 @@ impl Held {
         }
         (job.hold)()?;
         job.chunks.add_vectors(model, &self.rows)?;
-        job.db.mark_embedded(&self.contents, model)?;
+        job.db.embedded().mark(&self.contents, model)?;
         out.embedded += self.contents.len();
         self.stored_rows += self.rows.len();
         self.rows.clear();
@@ -312,7 +314,7 @@ fn reset_on_new_dimension(
         Some(old) if old != new => {
             job.obs.event(Event::NewDimension { old, new });
             job.chunks.drop_vectors(model)?;
-            job.db.forget_model(model)?;
+            job.db.embedded().forget_model(model)?;
             Ok(true)
         }
         _ => Ok(false),

@@ -56,14 +56,14 @@ pub struct Stored {
 
 /// What the index holds for `hash`, if it holds the content.
 pub fn stored(db: &Db, chunks: &ChunkStore, hash: &str) -> Result<Option<Stored>, StoreError> {
-    let Some(row) = db.content_row(hash)? else {
+    let Some(row) = db.unverified().content_row(hash)? else {
         return Ok(None);
     };
     Ok(Some(Stored {
         hash: hash.to_string(),
         row,
         chunks: chunks.chunks_of(&[hash.to_string()])?,
-        symbols: db.symbols_of(hash)?,
+        symbols: db.unverified().symbols_of(hash)?,
     }))
 }
 
@@ -251,7 +251,7 @@ pub fn settle(
             dropped.push(hash);
         }
     }
-    db.settle_unverified(&verified, &dropped)?;
+    db.unverified().settle(&verified, &dropped)?;
     // After the catalog no longer shows them: a crash in between leaves orphans `doctor`
     // finds, never chunks shown for content that is gone.
     chunks.delete_hashes(&dropped)?;
@@ -304,8 +304,8 @@ pub fn settle_from_objects(
     chunks: &ChunkStore,
     max: u64,
 ) -> Result<Settled, StoreError> {
-    let pending = db.pending_rows()?;
-    let unverified = db.unverified_hashes()?;
+    let pending = db.unverified().pending_rows()?;
+    let unverified = db.unverified().hashes()?;
     let head = repo.head_commit().and_then(|c| Committed::of(repo, &c));
     let mut blobs = BlobHashes::default();
     // The content verdict per hash for this pass: true = verified.
@@ -355,9 +355,9 @@ pub fn settle_from_objects(
     let (verified, dropped): (Vec<_>, Vec<_>) = verdicts.into_iter().partition(|(_, ok)| *ok);
     let verified: Vec<String> = verified.into_iter().map(|(h, _)| h).collect();
     let dropped: Vec<String> = dropped.into_iter().map(|(h, _)| h).collect();
-    db.settle_unverified(&verified, &dropped)?;
+    db.unverified().settle(&verified, &dropped)?;
     chunks.delete_hashes(&dropped)?;
-    db.settle_rows(&shown, &mismatched)?;
+    db.unverified().settle_rows(&shown, &mismatched)?;
     Ok(Settled {
         verified: verified.len(),
         dropped: dropped.len(),

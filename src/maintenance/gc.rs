@@ -31,20 +31,20 @@ pub struct GcReport {
 pub fn gc(ws: &Workspace, obs: &dyn Observer) -> Result<GcReport, IndexError> {
     let mut keep: HashSet<String> = ws.repo.local_branches()?.into_iter().collect();
     keep.insert(ws.repo.branch()?.key);
-    let mut db = ws.db()?;
+    let db = ws.db()?;
     let me = lock::me();
-    lock::acquire(&mut db, &me, Contention::Wait(LOCK_WAIT), |h| {
+    lock::acquire(&db, &me, Contention::Wait(LOCK_WAIT), |h| {
         obs.event(Event::WaitingForLock(h))
     })?;
     let result = collect(ws, &db, &keep);
-    db.unlock(&me)?;
+    db.index_lock().release(&me)?;
     result
 }
 
 fn collect(ws: &Workspace, db: &Db, keep: &HashSet<String>) -> Result<GcReport, IndexError> {
-    let (dropped, deleted) = db.gc(keep)?;
+    let (dropped, deleted) = db.catalog().gc(keep)?;
     let chunks = ws.chunk_store()?;
-    let known = db.computed_hashes()?;
+    let known = db.catalog().computed_hashes()?;
     let orphans: Vec<String> = chunks
         .hashes()?
         .into_iter()

@@ -26,7 +26,7 @@ pub fn add_partners(cx: &Context<'_>, ranked: &mut Vec<Ranked>) -> Result<(), Se
     let mut wanted: Vec<String> = Vec::new();
     for head in &heads {
         // When the partner is already near the top, nothing is added.
-        let Some(p) = db.partner(branch, head)? else {
+        let Some(p) = db.history().partner(branch, head)? else {
             continue;
         };
         if p.together as f64 >= MIN_SHARE * p.changes as f64
@@ -72,7 +72,7 @@ fn take_or_make(
         ranked.retain(|(s, _)| s.path != path);
         return Ok(Some(best));
     }
-    let first = match db.path_on_branch(branch, path)? {
+    let first = match db.catalog().path_on_branch(branch, path)? {
         None => return Ok(None),
         Some(None) => None,
         Some(Some(hash)) => chunks

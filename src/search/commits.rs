@@ -38,7 +38,7 @@ pub fn retrieve(
         return Ok(Vec::new());
     };
     let mut by_path: HashMap<String, ChangedFile> = HashMap::new();
-    for c in db.search_commits(branch, &expression, COMMITS)? {
+    for c in db.history().search_commits(branch, &expression, COMMITS)? {
         // A commit's score is shared by its files, not split evenly: a large commit's
         // files each still say something (square root, as measured).
         let share = c.score / (c.n_files.max(1) as f64).sqrt();

@@ -29,7 +29,7 @@ pub fn name_matches(
     if wanted.is_empty() || hashes.is_empty() {
         return Ok(Vec::new());
     }
-    let defs = db.definitions_of(hashes)?;
+    let defs = db.symbols().definitions_of(hashes)?;
     tracing::debug!(
         definitions = defs.len(),
         contents = hashes.len(),

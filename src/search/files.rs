@@ -29,7 +29,8 @@ pub fn retrieve(
         return Ok(Vec::new());
     };
     Ok(db
-        .search_file_terms(branch, &expression, lang, n)?
+        .file_terms()
+        .search(branch, &expression, lang, n)?
         .into_iter()
         .map(|(h, _)| h)
         .collect())

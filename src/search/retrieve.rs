@@ -15,7 +15,7 @@ pub type Membership = HashMap<String, Vec<(String, i64)>>;
 /// Look up which of `hashes` are on `branch`, and under which paths.
 pub fn membership(db: &Db, branch: &str, hashes: &[String]) -> Result<Membership, SearchError> {
     let mut m: Membership = HashMap::new();
-    for (h, path, mtime) in db.paths_for(branch, hashes)? {
+    for (h, path, mtime) in db.catalog().paths_for(branch, hashes)? {
         m.entry(h).or_default().push((path, mtime));
     }
     Ok(m)
@@ -53,7 +53,7 @@ pub fn bm25(
 /// holds per content on the branch (1 for a one-branch index), with a margin.
 fn first_fetch(db: &Db, branch: &str, n: usize) -> Result<usize, SearchError> {
     let factor =
-        (db.store_per_branch(branch)? * FETCH_MARGIN).clamp(FETCH_MARGIN, MAX_FETCH_FACTOR);
+        (db.stats().store_per_branch(branch)? * FETCH_MARGIN).clamp(FETCH_MARGIN, MAX_FETCH_FACTOR);
     Ok((n as f64 * factor).ceil() as usize)
 }
 
@@ -80,7 +80,7 @@ pub fn symbol_hits(
     if terms.is_empty() {
         return Ok(Vec::new());
     }
-    let per_term = db.find_symbols(branch, &terms, n * 4)?;
+    let per_term = db.symbols().find(branch, &terms, n * 4)?;
     // A term that names few definitions on the branch says more than one that names many
     // (`truncatewords` against `template`): within a class, rarer terms' hits come first,
     // then shorter names.
@@ -119,12 +119,12 @@ pub fn definitions_named(
     }
     let mut out = Vec::new();
     for name in names {
-        let mut found = db.definitions_named(branch, name, MAX_NAMED)?;
+        let mut found = db.symbols().definitions_named(branch, name, MAX_NAMED)?;
         // `empty?` and `save!` name Ruby methods; elsewhere the mark is punctuation
         // (`Router?`), and the name without it is what is defined.
         let bare = super::evidence::without_mark(name);
         if found.is_empty() && bare != name {
-            found = db.definitions_named(branch, bare, MAX_NAMED)?;
+            found = db.symbols().definitions_named(branch, bare, MAX_NAMED)?;
         }
         out.extend(found);
     }
@@ -259,7 +259,7 @@ fn refs_in_order(chunks: &ChunkStore, ids: &[String]) -> Result<Vec<ChunkRef>, S
 /// A store filter for every content on `branch` (and the language, if asked): the second,
 /// exact pass when the first, unfiltered pass came back full of other branches' content.
 fn branch_filter(db: &Db, branch: &str, lang_filter: Option<&str>) -> Result<String, SearchError> {
-    let on_branch = filter::in_list("content_hash", db.branch_hashes(branch)?);
+    let on_branch = filter::in_list("content_hash", db.catalog().branch_hashes(branch)?);
     Ok(match lang_filter {
         Some(l) => filter::and(&on_branch, l),
         None => on_branch,

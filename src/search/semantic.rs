@@ -49,7 +49,7 @@ pub fn readiness(cx: &Context<'_>) -> Result<Readiness, SearchError> {
     if let Some(flat) = chunks.flat_vectors(&model) {
         return Ok(Readiness::Flat { model, flat });
     }
-    let (done, total) = db.embed_coverage(branch, &model)?;
+    let (done, total) = db.embedded().coverage(branch, &model)?;
     tracing::debug!("vector coverage read");
     if done == 0 {
         return Ok(Readiness::Off(not_yet(total)));
@@ -110,7 +110,7 @@ pub fn start<'s, 'e: 's>(
         Readiness::Off(note) => return Ok(Started::Without(Some(note))),
         Readiness::Disabled => return Ok(Started::Without(None)),
     };
-    let on_branch = cx.db.branch_content_keys(cx.branch)?;
+    let on_branch = cx.db.catalog().branch_content_keys(cx.branch)?;
     tracing::debug!("branch contents read");
     let (of, config, n, lang) = (on_branch.len(), cx.config, fetch.n, fetch.lang);
     let scan = scope.spawn(move || {
@@ -150,7 +150,7 @@ pub fn finish(
     let (done, total) = if near.contents == of {
         (of, of)
     } else {
-        cx.db.embed_coverage(cx.branch, &model)?
+        cx.db.embedded().coverage(cx.branch, &model)?
     };
     covered(found, done, total)
 }

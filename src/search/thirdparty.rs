@@ -40,6 +40,7 @@ impl ThirdParty {
     /// and no package manifest.
     pub fn of_branch(db: &Db, branch: &str) -> Result<Self, StoreError> {
         let mut roots: Vec<String> = db
+            .catalog()
             .licence_like_paths(branch)?
             .iter()
             .filter(|p| is_licence_file(p))
@@ -68,7 +69,11 @@ impl ThirdParty {
 /// Whether a directory of `branch` has a package manifest.
 fn has_manifest(db: &Db, branch: &str, dir: &str) -> Result<bool, StoreError> {
     for m in MANIFESTS {
-        if db.path_on_branch(branch, &format!("{dir}/{m}"))?.is_some() {
+        if db
+            .catalog()
+            .path_on_branch(branch, &format!("{dir}/{m}"))?
+            .is_some()
+        {
             return Ok(true);
         }
     }

@@ -296,7 +296,7 @@ mod tests {
             let dir = tempfile::tempdir().expect("temp dir");
             let db = crate::store::Db::open(&dir.path().join("seed.sqlite")).expect("seed");
             let out = dir.path().join("pack.sqlite");
-            db.snapshot_into(&out).expect("snapshot");
+            db.exchange().snapshot_into(&out).expect("snapshot");
             std::fs::read(&out).expect("read pack")
         })
     }

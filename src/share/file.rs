@@ -40,13 +40,13 @@ pub struct Imported {
 /// Run `f` holding the index lock.
 fn locked<T>(
     ws: &Workspace,
-    f: impl FnOnce(&mut Db) -> Result<T, ShareError>,
+    f: impl FnOnce(&Db) -> Result<T, ShareError>,
 ) -> Result<T, ShareError> {
-    let mut db = ws.db()?;
+    let db = ws.db()?;
     let me = lock::me();
-    lock::acquire(&mut db, &me, Contention::Wait(LOCK_WAIT), |_| {})?;
-    let result = f(&mut db);
-    db.unlock(&me)?;
+    lock::acquire(&db, &me, Contention::Wait(LOCK_WAIT), |_| {})?;
+    let result = f(&db);
+    db.index_lock().release(&me)?;
     result
 }
 
@@ -60,7 +60,7 @@ pub fn export(ws: &Workspace, file: &Path) -> Result<u64, ShareError> {
     std::fs::create_dir_all(&scratch.0).map_err(StoreError::scratch(&scratch.0, "create"))?;
     let snapshot = scratch.0.join(DB_FILE);
     locked(ws, |db| {
-        db.snapshot_into(&snapshot)?;
+        db.exchange().snapshot_into(&snapshot)?;
         let max = ws.config.index.max_file_size;
         let keep: Vec<_> = crate::store::merge::snapshot_catalogs(&snapshot)?
             .into_iter()
@@ -129,16 +129,17 @@ pub(super) fn merge_snapshot(
 
 fn merge(
     ws: &Workspace,
-    db: &mut Db,
+    db: &Db,
     dir: &Path,
     their_chunks: &ChunkStore,
     replace: &[String],
 ) -> Result<Imported, ShareError> {
     let mut chunks = ws.chunk_store()?;
-    chunks.ensure_present(db.count_with_chunks()?)?;
+    chunks.ensure_present(db.health().count_with_chunks()?)?;
     let theirs = Db::open_untrusted(&dir.join(DB_FILE))?;
-    let ours: HashSet<String> = db.computed_hashes()?;
+    let ours: HashSet<String> = db.catalog().computed_hashes()?;
     let mut missing: Vec<String> = theirs
+        .catalog()
         .computed_hashes()?
         .into_iter()
         .filter(|h| !ours.contains(h))
@@ -156,12 +157,14 @@ fn merge(
         done.chunks += rows.len();
         chunks.add(&rows)?;
     }
-    done.branches = db.merge_from(&dir.join(DB_FILE), &missing, replace)?;
+    done.branches = db
+        .exchange()
+        .merge_from(&dir.join(DB_FILE), &missing, replace)?;
     done.contents = missing.len();
     // Shown only once checked against this clone's own bytes (see `verify`).
     let max = ws.config.index.max_file_size;
     done.checked = crate::index::verify::settle_from_objects(&ws.repo, db, &chunks, max)?;
-    done.unverified = db.unverified_hashes()?.len();
+    done.unverified = db.unverified().hashes()?.len();
     if done.chunks > 0 {
         chunks.refresh_fts(ws.config.search.stemming)?;
     }

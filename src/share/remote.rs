@@ -87,13 +87,13 @@ pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, Sh
     };
     // hash -> pack: only this clone's record (what it uploaded, or pulled and checked); a
     // manifest's claims are anyone's word.
-    let mut known = db.remote_packs(&rid)?;
+    let mut known = db.remote().packs(&rid)?;
     let records = versions::recorded(&db, &rid)?;
     let mut present: HashSet<String> = HashSet::new();
     let mut absent: HashSet<String> = HashSet::new();
     let max = ws.config.index.max_file_size;
     for branch in branches {
-        let files = db.branch_files(branch)?;
+        let files = db.exchange().branch_files(branch)?;
         if files.is_empty() {
             return Err(RemoteError::NothingIndexed {
                 url: rid.clone(),
@@ -163,7 +163,7 @@ pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, Sh
         let m = Manifest::new(branch, &files, &|h| known.get(h).cloned());
         let landed = versions::land(&remote, branch, &m, n, current, &mut done.bytes)?;
         if let Some(v) = landed {
-            db.record_remote_branch(
+            db.remote().record_branch(
                 &rid,
                 branch,
                 &manifest::key_of(branch, v),
@@ -208,14 +208,14 @@ fn upload(
     }
     for (i, group) in groups.iter().enumerate() {
         let path = scratch.path().join(format!("pack-{i}.sqlite"));
-        db.write_pack(&path, group)?;
+        db.exchange().write_pack(&path, group)?;
         let raw = std::fs::read(&path).map_err(StoreError::scratch(&path, "read"))?;
         let bytes = manifest::gzip(&raw);
         let name = crate::util::sha256_hex(&bytes);
         done.bytes += bytes.len() as u64;
         remote.create(&manifest::pack_key(&name), bytes)?;
         tracing::debug!(pack = %name, contents = group.len(), "pack uploaded");
-        db.record_pack(remote.url(), &name, group)?;
+        db.remote().record_pack(remote.url(), &name, group)?;
         for h in group {
             known.insert(h.clone(), name.clone());
         }
@@ -251,7 +251,7 @@ struct Take {
 /// date, those whose newest version is older than the one recorded here as failed.
 fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, ShareError> {
     let records = versions::recorded(db, &done.remote)?;
-    let local: HashSet<String> = db.branches()?.into_iter().collect();
+    let local: HashSet<String> = db.catalog().branches()?.into_iter().collect();
     let mut take = Vec::new();
     for (branch, n) in versions::newest(remote)? {
         let record = records.get(&branch).copied();
@@ -266,7 +266,10 @@ fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, Sha
         // Replace only what an earlier pull brought and no index run here has changed.
         let ours = local.contains(&branch)
             && match record.and_then(|r| r.pulled_at) {
-                Some(at) => db.last_run_on(&branch)?.is_some_and(|run| run >= at),
+                Some(at) => db
+                    .stats()
+                    .last_run_on(&branch)?
+                    .is_some_and(|run| run >= at),
                 None => true,
             };
         take.push(Take {
@@ -378,7 +381,10 @@ fn pull_branch(
             .iter()
             .filter(|e| e.skip.is_none())
             .map(|e| e.hash.as_str());
-        (db.lacking(hashes)?, db.mismatched_hashes()?)
+        (
+            db.exchange().lacking(hashes)?,
+            db.exchange().mismatched_hashes()?,
+        )
     };
     let by_pack = fetch::by_pack(&m, &wanted, &dropped);
     let scratch = fetch::scratch_dir(&ws.index_dir, "pull")?;
@@ -437,9 +443,10 @@ fn pull_branch(
     let label = std::path::PathBuf::from(remote.url());
     let rid = remote.url();
     let imported = super::file::merge_snapshot(ws, scratch.path(), &label, &replace, |db| {
-        db.record_remote_branch(rid, &t.branch, &key, m.pushed_at, t.replace)?;
+        db.remote()
+            .record_branch(rid, &t.branch, &key, m.pushed_at, t.replace)?;
         for (p, held) in &found {
-            db.record_pack(rid, p, held)?;
+            db.remote().record_pack(rid, p, held)?;
         }
         Ok(())
     })

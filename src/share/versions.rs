@@ -30,7 +30,8 @@ pub struct Record {
 /// This clone's records of `remote`, by branch.
 pub fn recorded(db: &Db, remote: &str) -> Result<HashMap<String, Record>, StoreError> {
     Ok(db
-        .remote_branches()?
+        .remote()
+        .branches()?
         .into_iter()
         .filter(|r| r.remote == remote)
         .filter_map(|r| {

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::params;
 
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 use crate::lang::Language;
 
 /// One file of one branch, as recorded in the catalog.
@@ -142,7 +142,7 @@ fn row_to_catalog_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Catal
     })
 }
 
-/// The catalog as an index run of one branch reads it (see [`Db::catalog_view`]).
+/// The catalog as an index run of one branch reads it (see [`Catalog::view`]).
 #[derive(Debug, Default)]
 pub struct CatalogView {
     /// Every row of every branch, grouped by path.
@@ -153,20 +153,29 @@ pub struct CatalogView {
     pub used_outside: HashSet<String>,
 }
 
+handle! {
+    /// The catalog of each branch (path, content, size, mtime, skip reason) and the content
+    /// rows it references.
+    Catalog,
+    /// The catalog and its content rows.
+    catalog
+}
+
 const CATALOG_COLS: &str = "path, content_hash, size, mtime_ns, skip_reason, indexed_at";
 
-impl Db {
+impl Catalog<'_> {
     /// All rows of a branch, by path.
-    pub fn branch_catalog(&self, branch: &str) -> Result<Vec<CatalogRow>, StoreError> {
+    pub fn branch(&self, branch: &str) -> Result<Vec<CatalogRow>, StoreError> {
         let sql = format!("SELECT {CATALOG_COLS} FROM catalog WHERE branch = ?1 ORDER BY path");
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(&sql)
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         let rows = stmt
             .query_map([branch], row_to_catalog)
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         Ok(rows)
     }
 
@@ -175,10 +184,10 @@ impl Db {
     /// has that row's content, since checkouts rewrite only the files they change), the
     /// branch's own rows by path, and the contents other branches use. One scan instead of
     /// three: on a no-op run the catalog reads were as long as the walk.
-    pub fn catalog_view(&self, branch: &str) -> Result<CatalogView, StoreError> {
+    pub fn view(&self, branch: &str) -> Result<CatalogView, StoreError> {
         let sql = format!("SELECT branch, {CATALOG_COLS} FROM catalog");
-        let err = |e| self.err("read catalog", e);
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(err)?;
+        let err = |e| self.db.err("read catalog", e);
+        let mut stmt = self.db.conn.prepare_cached(&sql).map_err(err)?;
         let mut rows = stmt.query([]).map_err(err)?;
         let mut view = CatalogView::default();
         while let Some(r) = rows.next().map_err(err)? {
@@ -197,12 +206,12 @@ impl Db {
 
     /// Content hashes whose chunks and symbols are stored.
     pub fn computed_hashes(&self) -> Result<HashSet<String>, StoreError> {
-        self.string_set("SELECT content_hash FROM content", [])
+        self.db.string_set("SELECT content_hash FROM content", [])
     }
 
     /// Content hashes used by branches other than `branch`.
     pub fn hashes_used_outside(&self, branch: &str) -> Result<HashSet<String>, StoreError> {
-        self.string_set(
+        self.db.string_set(
             "SELECT DISTINCT content_hash FROM catalog WHERE branch != ?1 AND skip_reason IS NULL",
             [branch],
         )
@@ -210,7 +219,7 @@ impl Db {
 
     /// Content hashes indexed on `branch`.
     pub fn branch_hashes(&self, branch: &str) -> Result<HashSet<String>, StoreError> {
-        self.string_set(
+        self.db.string_set(
             "SELECT DISTINCT content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL",
             [branch],
         )
@@ -220,8 +229,9 @@ impl Db {
     /// vector search: one pass over the branch's catalog rows, deduplicated here rather than
     /// by SQL (`DISTINCT` costs a temporary b-tree, about half of the query).
     pub fn branch_content_keys(&self, branch: &str) -> Result<super::flat::Contents, StoreError> {
-        let err = |e| self.err("read catalog", e);
+        let err = |e| self.db.err("read catalog", e);
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT content_hash FROM catalog WHERE branch = ?1 AND skip_reason IS NULL",
@@ -239,36 +249,22 @@ impl Db {
     /// Whether `branch` has been indexed (one primary-key probe; `branches` reads the whole
     /// catalog).
     pub fn has_branch(&self, branch: &str) -> Result<bool, StoreError> {
-        self.conn
+        self.db
+            .conn
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM catalog WHERE branch = ?1)")
             .and_then(|mut s| s.query_row([branch], |r| r.get(0)))
-            .map_err(|e| self.err("read catalog", e))
+            .map_err(|e| self.db.err("read catalog", e))
     }
 
     /// Branch keys present in the catalog.
     pub fn branches(&self) -> Result<Vec<String>, StoreError> {
         let mut v: Vec<String> = self
+            .db
             .string_set("SELECT DISTINCT branch FROM catalog", [])?
             .into_iter()
             .collect();
         v.sort();
         Ok(v)
-    }
-
-    pub(crate) fn string_set<P: rusqlite::Params>(
-        &self,
-        sql: &str,
-        params: P,
-    ) -> Result<HashSet<String>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(sql)
-            .map_err(|e| self.err("query", e))?;
-        let set = stmt
-            .query_map(params, |r| r.get::<_, String>(0))
-            .and_then(|rows| rows.collect::<Result<HashSet<_>, _>>())
-            .map_err(|e| self.err("query", e))?;
-        Ok(set)
     }
 
     /// Record computed content (and its symbols) in one transaction. Called after its chunks
@@ -279,7 +275,7 @@ impl Db {
         items: &[ComputedContent],
     ) -> Result<(), StoreError> {
         let now = crate::util::unix_now();
-        let tx = self.write_tx("begin")?;
+        let tx = self.db.write_tx("begin")?;
         {
             let mut content = tx
                 .prepare_cached(
@@ -287,17 +283,17 @@ impl Db {
                      (content_hash, language, n_chunks, n_symbols, size, run_id, indexed_at, note)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )
-                .map_err(|e| self.err("store content", e))?;
+                .map_err(|e| self.db.err("store content", e))?;
             let mut clear = tx
                 .prepare_cached("DELETE FROM snippets WHERE content_hash = ?1")
-                .map_err(|e| self.err("store symbols", e))?;
+                .map_err(|e| self.db.err("store symbols", e))?;
             let mut sym = tx
                 .prepare_cached(
                     "INSERT INTO snippets
                      (content_hash, name, name_lower, kind, start_line, end_line, signature, doc)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )
-                .map_err(|e| self.err("store symbols", e))?;
+                .map_err(|e| self.db.err("store symbols", e))?;
             for item in items {
                 let h = &item.content_hash;
                 content
@@ -311,12 +307,12 @@ impl Db {
                         now,
                         item.note
                     ])
-                    .map_err(|e| self.err("store content", e))?;
+                    .map_err(|e| self.db.err("store content", e))?;
                 clear
                     .execute([h])
-                    .map_err(|e| self.err("store symbols", e))?;
+                    .map_err(|e| self.db.err("store symbols", e))?;
                 super::fileterms::put_terms(&tx, h, &item.terms)
-                    .map_err(|e| self.err("store file terms", e))?;
+                    .map_err(|e| self.db.err("store file terms", e))?;
                 for s in &item.symbols {
                     sym.execute(params![
                         h,
@@ -328,11 +324,11 @@ impl Db {
                         s.signature,
                         s.doc
                     ])
-                    .map_err(|e| self.err("store symbols", e))?;
+                    .map_err(|e| self.db.err("store symbols", e))?;
                 }
             }
         }
-        tx.commit().map_err(|e| self.err("commit content", e))
+        tx.commit().map_err(|e| self.db.err("commit content", e))
     }
 
     /// Mark `paths` of `branch` as indexed at `now` (unix seconds): their content was read
@@ -344,20 +340,20 @@ impl Db {
         paths: &[String],
         now: i64,
     ) -> Result<(), StoreError> {
-        let tx = self.write_tx("begin")?;
+        let tx = self.db.write_tx("begin")?;
         {
             let mut update = tx
                 .prepare_cached(
                     "UPDATE catalog SET indexed_at = ?3 WHERE branch = ?1 AND path = ?2",
                 )
-                .map_err(|e| self.err("refresh catalog", e))?;
+                .map_err(|e| self.db.err("refresh catalog", e))?;
             for p in paths {
                 update
                     .execute(params![branch, p, now])
-                    .map_err(|e| self.err("refresh catalog", e))?;
+                    .map_err(|e| self.db.err("refresh catalog", e))?;
             }
         }
-        tx.commit().map_err(|e| self.err("refresh catalog", e))
+        tx.commit().map_err(|e| self.db.err("refresh catalog", e))
     }
 
     /// Apply a run's changes to a branch, delete unused content, record the run's statistics
@@ -370,14 +366,14 @@ impl Db {
         stats: &RunStats,
     ) -> Result<(), StoreError> {
         let branch = &stats.branch;
-        let tx = self.write_tx("begin")?;
+        let tx = self.db.write_tx("begin")?;
         {
             let mut upsert = tx
                 .prepare_cached(
                     "INSERT OR REPLACE INTO catalog (workspace, branch, path, content_hash, size,
                      mtime_ns, skip_reason, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )
-                .map_err(|e| self.err("update catalog", e))?;
+                .map_err(|e| self.db.err("update catalog", e))?;
             for r in &update.upsert {
                 upsert
                     .execute(params![
@@ -390,18 +386,18 @@ impl Db {
                         r.skip_reason,
                         r.indexed_at
                     ])
-                    .map_err(|e| self.err("update catalog", e))?;
+                    .map_err(|e| self.db.err("update catalog", e))?;
             }
             let mut remove = tx
                 .prepare_cached("DELETE FROM catalog WHERE branch = ?1 AND path = ?2")
-                .map_err(|e| self.err("update catalog", e))?;
+                .map_err(|e| self.db.err("update catalog", e))?;
             for p in &update.remove_paths {
                 remove
                     .execute(params![branch, p])
-                    .map_err(|e| self.err("update catalog", e))?;
+                    .map_err(|e| self.db.err("update catalog", e))?;
             }
             delete_content_rows(&tx, &update.delete_hashes)
-                .map_err(|e| self.err("delete content", e))?;
+                .map_err(|e| self.db.err("delete content", e))?;
             tx.execute(
                 "INSERT OR REPLACE INTO runs (run_id, branch, head_commit, started_at, seconds,
                  files, compute, add_tag, remove_tag, deleted, unchanged, skipped, chunks_added)
@@ -422,17 +418,17 @@ impl Db {
                     stats.chunks_added as i64
                 ],
             )
-            .map_err(|e| self.err("record run", e))?;
+            .map_err(|e| self.db.err("record run", e))?;
             tx.execute("DELETE FROM checkpoint", [])
-                .map_err(|e| self.err("clear checkpoint", e))?;
+                .map_err(|e| self.db.err("clear checkpoint", e))?;
         }
-        tx.commit().map_err(|e| self.err("commit branch", e))
+        tx.commit().map_err(|e| self.db.err("commit branch", e))
     }
 
     /// Remove all catalog rows of branches not in `keep`, then delete content nobody uses.
     /// Returns (branches dropped, content hashes deleted).
     pub fn gc(&self, keep: &HashSet<String>) -> Result<(Vec<String>, Vec<String>), StoreError> {
-        let tx = self.write_tx("begin")?;
+        let tx = self.db.write_tx("begin")?;
         let dropped: Vec<String> = self
             .branches()?
             .into_iter()
@@ -441,25 +437,25 @@ impl Db {
         for b in &dropped {
             for table in ["catalog", "cochange", "cochange_head", "branch_commits"] {
                 tx.execute(&format!("DELETE FROM {table} WHERE branch = ?1"), [b])
-                    .map_err(|e| self.err("gc catalog", e))?;
+                    .map_err(|e| self.db.err("gc catalog", e))?;
             }
         }
-        super::commits::delete_orphan_commits(&tx).map_err(|e| self.err("gc commits", e))?;
+        super::commits::delete_orphan_commits(&tx).map_err(|e| self.db.err("gc commits", e))?;
         let unused: Vec<String> = {
             let mut stmt = tx
                 .prepare(
                     "SELECT content_hash FROM content WHERE content_hash NOT IN
                      (SELECT content_hash FROM catalog WHERE skip_reason IS NULL)",
                 )
-                .map_err(|e| self.err("gc content", e))?;
+                .map_err(|e| self.db.err("gc content", e))?;
             let v = stmt
                 .query_map([], |r| r.get(0))
                 .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
-                .map_err(|e| self.err("gc content", e))?;
+                .map_err(|e| self.db.err("gc content", e))?;
             v
         };
-        delete_content_rows(&tx, &unused).map_err(|e| self.err("gc content", e))?;
-        tx.commit().map_err(|e| self.err("commit gc", e))?;
+        delete_content_rows(&tx, &unused).map_err(|e| self.db.err("gc content", e))?;
+        tx.commit().map_err(|e| self.db.err("commit gc", e))?;
         Ok((dropped, unused))
     }
 }

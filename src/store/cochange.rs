@@ -3,8 +3,8 @@
 
 use rusqlite::{params, OptionalExtension};
 
+use super::commits::History;
 use super::error::StoreError;
-use super::sqlite::Db;
 
 /// A file that changed together with another.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,17 +19,18 @@ pub struct Partner {
     pub changes: i64,
 }
 
-impl Db {
+impl History<'_> {
     /// The head commit `branch`'s co-change rows were mined at, if any.
     pub fn cochange_head(&self, branch: &str) -> Result<Option<String>, StoreError> {
-        self.conn
+        self.db
+            .conn
             .query_row(
                 "SELECT head_commit FROM cochange_head WHERE branch = ?1",
                 [branch],
                 |r| r.get(0),
             )
             .optional()
-            .map_err(|e| self.err("read co-change head", e))
+            .map_err(|e| self.db.err("read co-change head", e))
     }
 
     /// Replace `branch`'s co-change rows with `partners`, mined at `head`.
@@ -39,8 +40,8 @@ impl Db {
         head: &str,
         partners: &[Partner],
     ) -> Result<(), StoreError> {
-        let err = |e| self.err("store co-change", e);
-        let tx = self.write_tx("begin")?;
+        let err = |e| self.db.err("store co-change", e);
+        let tx = self.db.write_tx("begin")?;
         tx.execute("DELETE FROM cochange WHERE branch = ?1", [branch])
             .map_err(err)?;
         {
@@ -64,25 +65,10 @@ impl Db {
         tx.commit().map_err(err)
     }
 
-    /// Whether `path` is on `branch`: `Some(Some(hash))` indexed with that content,
-    /// `Some(None)` present but skipped (binary, generated, too large), `None` absent.
-    pub fn path_on_branch(
-        &self,
-        branch: &str,
-        path: &str,
-    ) -> Result<Option<Option<String>>, StoreError> {
-        self.conn
-            .prepare_cached(
-                "SELECT CASE WHEN skip_reason IS NULL THEN content_hash END FROM catalog
-                 WHERE branch = ?1 AND path = ?2",
-            )
-            .and_then(|mut s| s.query_row([branch, path], |r| r.get(0)).optional())
-            .map_err(|e| self.err("read catalog", e))
-    }
-
     /// The stored partner of `path` on `branch`, if it has one.
     pub fn partner(&self, branch: &str, path: &str) -> Result<Option<Partner>, StoreError> {
-        self.conn
+        self.db
+            .conn
             .prepare_cached(
                 "SELECT partner, together, changes FROM cochange
                  WHERE branch = ?1 AND path = ?2 ORDER BY together DESC, partner LIMIT 1",
@@ -98,6 +84,6 @@ impl Db {
                 })
                 .optional()
             })
-            .map_err(|e| self.err("read co-change", e))
+            .map_err(|e| self.db.err("read co-change", e))
     }
 }

@@ -7,7 +7,7 @@ use rusqlite::params;
 
 use super::error::StoreError;
 use super::fileterms::row_of;
-use super::sqlite::Db;
+use super::sqlite::handle;
 
 /// One commit to store.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +31,15 @@ pub struct PastCommit {
     pub files: Vec<(String, String)>,
 }
 
-impl Db {
+handle! {
+    /// A branch's history as mined for search: the commit log with its messages' terms (here)
+    /// and the co-change partners of each path (`cochange.rs`).
+    History,
+    /// The mined history of each branch: commit log and co-change.
+    history
+}
+
+impl History<'_> {
     /// Make `commits` the ones `branch` reaches, storing those not stored yet and deleting
     /// those no branch reaches any more.
     pub fn replace_commit_log(
@@ -39,8 +47,8 @@ impl Db {
         branch: &str,
         commits: &[LoggedCommit],
     ) -> Result<(), StoreError> {
-        let err = |e| self.err("store commit log", e);
-        let tx = self.write_tx("begin")?;
+        let err = |e| self.db.err("store commit log", e);
+        let tx = self.db.write_tx("begin")?;
         tx.execute("DELETE FROM branch_commits WHERE branch = ?1", [branch])
             .map_err(err)?;
         for c in commits {
@@ -62,8 +70,9 @@ impl Db {
         expression: &str,
         n: usize,
     ) -> Result<Vec<PastCommit>, StoreError> {
-        let err = |e| self.err("search commit messages", e);
+        let err = |e| self.db.err("search commit messages", e);
         let found: Vec<(String, f64)> = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT commit_id, -bm25(commit_terms) AS score FROM commit_terms
@@ -81,11 +90,13 @@ impl Db {
         let mut out = Vec::with_capacity(found.len());
         for (id, score) in found {
             let n_files: i64 = self
+                .db
                 .conn
                 .prepare_cached("SELECT n_files FROM commit_log WHERE commit_id = ?1")
                 .and_then(|mut s| s.query_row([&id], |r| r.get(0)))
                 .map_err(err)?;
             let files = self
+                .db
                 .conn
                 .prepare_cached(
                     "SELECT f.path, c.content_hash FROM commit_files f JOIN catalog c
@@ -109,7 +120,8 @@ impl Db {
     /// How many commits are stored and how many of them no branch reaches (always 0 unless
     /// the database was changed behind our back).
     pub fn commit_log_counts(&self) -> Result<(i64, i64), StoreError> {
-        self.conn
+        self.db
+            .conn
             .query_row(
                 "SELECT (SELECT count(*) FROM commit_log),
                         (SELECT count(*) FROM commit_log WHERE commit_id NOT IN
@@ -117,7 +129,7 @@ impl Db {
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
-            .map_err(|e| self.err("count commits", e))
+            .map_err(|e| self.db.err("count commits", e))
     }
 }
 
@@ -165,6 +177,7 @@ pub(crate) fn delete_orphan_commits(tx: &rusqlite::Transaction<'_>) -> rusqlite:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::sqlite::Db;
 
     fn commit(id: &str, terms: &str, files: &[&str]) -> LoggedCommit {
         LoggedCommit {
@@ -178,26 +191,37 @@ mod tests {
     fn commits_are_shared_by_branches_and_deleted_with_the_last_one() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("meta.sqlite")).unwrap();
+        let history = db.history();
         let a = commit("a", "fix unicode method names", &["src/sessions.py"]);
         let b = commit("b", "add unicode table", &["src/table.py", "docs/x.md"]);
-        db.replace_commit_log("main", &[a.clone(), b]).unwrap();
-        db.replace_commit_log("topic", std::slice::from_ref(&a))
+        history.replace_commit_log("main", &[a.clone(), b]).unwrap();
+        history
+            .replace_commit_log("topic", std::slice::from_ref(&a))
             .unwrap();
-        assert_eq!(db.commit_log_counts().unwrap(), (2, 0));
+        assert_eq!(history.commit_log_counts().unwrap(), (2, 0));
         // No catalog rows yet: the commits match, but no file of theirs is on the branch.
-        let found = db.search_commits("main", "\"unicode\"", 10).unwrap();
+        let found = history.search_commits("main", "\"unicode\"", 10).unwrap();
         assert_eq!(found.len(), 2);
         assert!(found.iter().all(|c| c.files.is_empty()));
-        assert_eq!(db.search_commits("topic", "\"table\"", 10).unwrap(), []);
+        assert_eq!(
+            history.search_commits("topic", "\"table\"", 10).unwrap(),
+            []
+        );
         // main moves on: b is reached by no branch and goes; a stays for topic.
-        db.replace_commit_log("main", &[]).unwrap();
-        assert_eq!(db.commit_log_counts().unwrap(), (1, 0));
-        assert_eq!(db.search_commits("main", "\"unicode\"", 10).unwrap(), []);
-        let on_topic = db.search_commits("topic", "\"unicode\"", 10).unwrap();
+        history.replace_commit_log("main", &[]).unwrap();
+        assert_eq!(history.commit_log_counts().unwrap(), (1, 0));
+        assert_eq!(
+            history.search_commits("main", "\"unicode\"", 10).unwrap(),
+            []
+        );
+        let on_topic = history.search_commits("topic", "\"unicode\"", 10).unwrap();
         assert_eq!(on_topic.len(), 1);
         assert_eq!(on_topic[0].n_files, 1);
-        db.replace_commit_log("topic", &[]).unwrap();
-        assert_eq!(db.commit_log_counts().unwrap(), (0, 0));
-        assert_eq!(db.search_commits("topic", "\"unicode\"", 10).unwrap(), []);
+        history.replace_commit_log("topic", &[]).unwrap();
+        assert_eq!(history.commit_log_counts().unwrap(), (0, 0));
+        assert_eq!(
+            history.search_commits("topic", "\"unicode\"", 10).unwrap(),
+            []
+        );
     }
 }

@@ -5,7 +5,7 @@
 use rusqlite::params;
 
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 use crate::lang::Language;
 
 /// The row id of a content's terms: the first 60 bits of its hash (hex), so a content's
@@ -43,10 +43,17 @@ pub(crate) fn delete_terms(
     Ok(())
 }
 
-impl Db {
+handle! {
+    /// The whole-file term index (`file_terms`, FTS5), for ranking files by BM25.
+    FileTerms,
+    /// The whole-file term index.
+    file_terms
+}
+
+impl FileTerms<'_> {
     /// The best `n` contents of `branch` for an FTS5 `expression` (optionally of one
     /// language), best first, with their BM25 score (higher is better).
-    pub fn search_file_terms(
+    pub fn search(
         &self,
         branch: &str,
         expression: &str,
@@ -61,15 +68,16 @@ impl Db {
                     (SELECT content_hash FROM content WHERE language = ?4))
              ORDER BY score DESC, content_hash LIMIT ?3";
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(sql)
-            .map_err(|e| self.err("search file terms", e))?;
+            .map_err(|e| self.db.err("search file terms", e))?;
         let rows = stmt
             .query_map(params![expression, branch, n as i64, lang], |r| {
                 Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?))
             })
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("search file terms", e))?;
+            .map_err(|e| self.db.err("search file terms", e))?;
         Ok(rows)
     }
 
@@ -77,6 +85,7 @@ impl Db {
     /// merged in by `import` (a contentless table cannot be copied).
     pub fn contents_without_terms(&self) -> Result<Vec<String>, StoreError> {
         let mut v: Vec<String> = self
+            .db
             .string_set(
                 "SELECT content_hash FROM content WHERE n_chunks > 0
                  EXCEPT SELECT content_hash FROM file_terms",
@@ -89,40 +98,42 @@ impl Db {
     }
 
     /// Store the terms of contents that already have a `content` row, in one transaction.
-    pub fn store_terms(&self, items: &[(String, String)]) -> Result<(), StoreError> {
-        let tx = self.write_tx("begin")?;
+    pub fn store(&self, items: &[(String, String)]) -> Result<(), StoreError> {
+        let tx = self.db.write_tx("begin")?;
         for (hash, terms) in items {
-            put_terms(&tx, hash, terms).map_err(|e| self.err("store file terms", e))?;
+            put_terms(&tx, hash, terms).map_err(|e| self.db.err("store file terms", e))?;
         }
-        tx.commit().map_err(|e| self.err("store file terms", e))
+        tx.commit().map_err(|e| self.db.err("store file terms", e))
     }
 
     /// Terms rows whose content is not stored (left by a crash between stores, or by an
     /// older version's deletes).
-    pub fn orphan_terms_count(&self) -> Result<i64, StoreError> {
-        self.conn
+    pub fn orphan_count(&self) -> Result<i64, StoreError> {
+        self.db
+            .conn
             .query_row(
                 "SELECT count(*) FROM (SELECT content_hash FROM file_terms
                  EXCEPT SELECT content_hash FROM content)",
                 [],
                 |r| r.get(0),
             )
-            .map_err(|e| self.err("count orphan file terms", e))
+            .map_err(|e| self.db.err("count orphan file terms", e))
     }
 
     /// Delete terms rows whose content is not stored.
-    pub fn drop_orphan_terms(&self) -> Result<usize, StoreError> {
+    pub fn drop_orphans(&self) -> Result<usize, StoreError> {
         let orphans: Vec<String> = self
+            .db
             .string_set(
                 "SELECT content_hash FROM file_terms EXCEPT SELECT content_hash FROM content",
                 [],
             )?
             .into_iter()
             .collect();
-        let tx = self.write_tx("begin")?;
-        delete_terms(&tx, &orphans).map_err(|e| self.err("drop orphan file terms", e))?;
+        let tx = self.db.write_tx("begin")?;
+        delete_terms(&tx, &orphans).map_err(|e| self.db.err("drop orphan file terms", e))?;
         tx.commit()
-            .map_err(|e| self.err("drop orphan file terms", e))?;
+            .map_err(|e| self.db.err("drop orphan file terms", e))?;
         Ok(orphans.len())
     }
 }
@@ -131,6 +142,7 @@ impl Db {
 mod tests {
     use super::*;
     use crate::store::catalog::ComputedContent;
+    use crate::store::sqlite::Db;
 
     fn content(hash: &str, terms: &str) -> ComputedContent {
         ComputedContent {
@@ -149,14 +161,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("meta.sqlite")).unwrap();
         let (a, b) = ("a".repeat(64), "b".repeat(64));
-        db.store_computed(
-            "run",
-            &[
-                content(&a, "parse_config parse config parse config"),
-                content(&b, "render output parse"),
-            ],
-        )
-        .unwrap();
+        db.catalog()
+            .store_computed(
+                "run",
+                &[
+                    content(&a, "parse_config parse config parse config"),
+                    content(&b, "render output parse"),
+                ],
+            )
+            .unwrap();
         db.conn
             .execute(
                 "INSERT INTO catalog VALUES ('w', 'main', 'a.rs', ?1, 1, 0, NULL, 0),
@@ -166,19 +179,24 @@ mod tests {
             )
             .unwrap();
         let found = db
-            .search_file_terms("main", "\"parse\" OR \"config\"", None, 10)
+            .file_terms()
+            .search("main", "\"parse\" OR \"config\"", None, 10)
             .unwrap();
         let order: Vec<&str> = found.iter().map(|(h, _)| h.as_str()).collect();
         assert_eq!(order, [a.as_str(), b.as_str()]);
         assert!(found[0].1 > found[1].1 && found[1].1 > 0.0);
         let other = db
-            .search_file_terms("other", "\"config\"", None, 10)
+            .file_terms()
+            .search("other", "\"config\"", None, 10)
             .unwrap();
         assert!(other.is_empty(), "a.rs is not on branch other: {other:?}");
         // Re-storing replaces, never duplicates; deleting content deletes its terms.
-        db.store_computed("run2", &[content(&a, "config")]).unwrap();
+        db.catalog()
+            .store_computed("run2", &[content(&a, "config")])
+            .unwrap();
         assert_eq!(
-            db.search_file_terms("main", "\"config\"", None, 10)
+            db.file_terms()
+                .search("main", "\"config\"", None, 10)
                 .unwrap()
                 .len(),
             1
@@ -187,10 +205,11 @@ mod tests {
         crate::store::catalog::delete_content_rows(&tx, std::slice::from_ref(&a)).unwrap();
         tx.commit().unwrap();
         assert!(db
-            .search_file_terms("main", "\"config\"", None, 10)
+            .file_terms()
+            .search("main", "\"config\"", None, 10)
             .unwrap()
             .is_empty());
-        assert_eq!(db.orphan_terms_count().unwrap(), 0);
-        assert!(db.contents_without_terms().unwrap().is_empty());
+        assert_eq!(db.file_terms().orphan_count().unwrap(), 0);
+        assert!(db.file_terms().contents_without_terms().unwrap().is_empty());
     }
 }

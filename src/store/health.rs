@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use rusqlite::params;
 
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 
 /// Tables and views every index of the current schema has.
 const EXPECTED: [&str; 11] = [
@@ -23,23 +23,32 @@ const EXPECTED: [&str; 11] = [
     "schema_version",
 ];
 
-impl Db {
+handle! {
+    /// Whether the database is sound and complete: integrity, schema objects, rows that
+    /// point at nothing, and the repairs `doctor` makes.
+    Health,
+    /// The health checks and repairs of the database.
+    health
+}
+
+impl Health<'_> {
     /// Problems `PRAGMA integrity_check` reports (empty when the file is sound).
     pub fn integrity_problems(&self) -> Result<Vec<String>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare("PRAGMA integrity_check")
-            .map_err(|e| self.err("check integrity", e))?;
+            .map_err(|e| self.db.err("check integrity", e))?;
         let rows = stmt
             .query_map([], |r| r.get::<_, String>(0))
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("check integrity", e))?;
+            .map_err(|e| self.db.err("check integrity", e))?;
         Ok(rows.into_iter().filter(|r| r != "ok").collect())
     }
 
     /// Expected tables and views that are missing.
     pub fn missing_schema_objects(&self) -> Result<Vec<String>, StoreError> {
-        let present = self.string_set(
+        let present = self.db.string_set(
             "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')",
             [],
         )?;
@@ -52,23 +61,25 @@ impl Db {
 
     /// Content hashes that are recorded as stored with at least one chunk.
     pub fn hashes_with_chunks(&self) -> Result<HashSet<String>, StoreError> {
-        self.string_set("SELECT content_hash FROM content WHERE n_chunks > 0", [])
+        self.db
+            .string_set("SELECT content_hash FROM content WHERE n_chunks > 0", [])
     }
 
     /// How many contents are recorded with at least one chunk.
     pub fn count_with_chunks(&self) -> Result<usize, StoreError> {
-        self.conn
+        self.db
+            .conn
             .query_row("SELECT count(*) FROM content WHERE n_chunks > 0", [], |r| {
                 r.get::<_, i64>(0)
             })
             .map(|n| n as usize)
-            .map_err(|e| self.err("count contents", e))
+            .map_err(|e| self.db.err("count contents", e))
     }
 
     /// Content hashes of indexed catalog rows with no `content` row: files that look indexed
     /// but whose chunks were never recorded.
     pub fn catalog_without_content(&self) -> Result<HashSet<String>, StoreError> {
-        self.string_set(
+        self.db.string_set(
             "SELECT DISTINCT c.content_hash FROM catalog c
              WHERE c.skip_reason IS NULL
                AND NOT EXISTS (SELECT 1 FROM content t WHERE t.content_hash = c.content_hash)",
@@ -78,38 +89,40 @@ impl Db {
 
     /// Number of symbols whose content is not stored.
     pub fn orphan_symbol_count(&self) -> Result<i64, StoreError> {
-        self.conn
+        self.db
+            .conn
             .query_row(
                 "SELECT count(*) FROM snippets s
                  WHERE NOT EXISTS (SELECT 1 FROM content t WHERE t.content_hash = s.content_hash)",
                 [],
                 |r| r.get(0),
             )
-            .map_err(|e| self.err("count orphan symbols", e))
+            .map_err(|e| self.db.err("count orphan symbols", e))
     }
 
     /// Delete symbols whose content is not stored.
     pub fn drop_orphan_symbols(&self) -> Result<usize, StoreError> {
-        self.conn
+        self.db
+            .conn
             .execute(
                 "DELETE FROM snippets WHERE NOT EXISTS
                    (SELECT 1 FROM content t WHERE t.content_hash = snippets.content_hash)",
                 [],
             )
-            .map_err(|e| self.err("drop orphan symbols", e))
+            .map_err(|e| self.db.err("drop orphan symbols", e))
     }
 
     /// Forget `hashes` entirely (content, symbols, and the catalog rows that use them), so
     /// the next index run reads those files again and computes them from scratch.
     pub fn forget_content(&self, hashes: &[String]) -> Result<(), StoreError> {
-        let tx = self.write_tx("begin")?;
+        let tx = self.db.write_tx("begin")?;
         for h in hashes {
             tx.execute("DELETE FROM catalog WHERE content_hash = ?1", params![h])
-                .map_err(|e| self.err("forget content", e))?;
+                .map_err(|e| self.db.err("forget content", e))?;
         }
         super::catalog::delete_content_rows(&tx, hashes)
-            .map_err(|e| self.err("forget content", e))?;
-        tx.commit().map_err(|e| self.err("forget content", e))
+            .map_err(|e| self.db.err("forget content", e))?;
+        tx.commit().map_err(|e| self.db.err("forget content", e))
     }
 
     /// Up to `n` indexed files of `branch` (path, content hash): those from a random hash
@@ -122,10 +135,12 @@ impl Db {
         n: usize,
     ) -> Result<Vec<(String, String)>, StoreError> {
         let start: String = self
+            .db
             .conn
             .query_row("SELECT lower(hex(randomblob(32)))", [], |r| r.get(0))
-            .map_err(|e| self.err("sample paths", e))?;
+            .map_err(|e| self.db.err("sample paths", e))?;
         let mut stmt = self
+            .db
             .conn
             .prepare(
                 "SELECT path, content_hash FROM (
@@ -138,21 +153,13 @@ impl Db {
                      ORDER BY content_hash LIMIT ?2))
                  ORDER BY part, content_hash LIMIT ?2",
             )
-            .map_err(|e| self.err("sample paths", e))?;
+            .map_err(|e| self.db.err("sample paths", e))?;
         let rows = stmt
             .query_map(params![branch, n as i64, start], |r| {
                 Ok((r.get(0)?, r.get(1)?))
             })
             .and_then(|rows| rows.collect::<Result<Vec<(String, String)>, _>>())
-            .map_err(|e| self.err("sample paths", e))?;
+            .map_err(|e| self.db.err("sample paths", e))?;
         Ok(rows)
-    }
-
-    /// Remove the lock row whoever holds it (only for a holder known to be gone).
-    pub fn break_lock(&self) -> Result<(), StoreError> {
-        self.conn
-            .execute("DELETE FROM index_lock", [])
-            .map(|_| ())
-            .map_err(|e| self.err("release stale lock", e))
     }
 }

@@ -1,17 +1,18 @@
-//! Read-side queries for search and status: paths of content on a branch, symbol lookup,
-//! run statistics and per-branch counts.
+//! Read-side queries for search and status: paths of content on a branch (the
+//! [`Catalog`] handle), symbol lookup (the [`Symbols`] handle), run statistics and per-branch
+//! counts (the [`Stats`] handle).
 
 use std::collections::HashMap;
 
 use rusqlite::{params, OptionalExtension};
 
-use super::catalog::{RunStats, SymbolHit};
+use super::catalog::{Catalog, RunStats, SymbolHit};
 use super::chunks::{placeholders, IN_BATCH};
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 use crate::lang::{Language, SymbolKind};
 
-impl Db {
+impl Catalog<'_> {
     /// (content hash, path, mtime) for every path of `branch` holding one of `hashes`.
     pub fn paths_for(
         &self,
@@ -20,19 +21,20 @@ impl Db {
     ) -> Result<Vec<(String, String, i64)>, StoreError> {
         let mut out = Vec::new();
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT content_hash, path, mtime_ns FROM catalog
                  WHERE branch = ?1 AND content_hash = ?2 AND skip_reason IS NULL ORDER BY path",
             )
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         for h in hashes {
             let rows = stmt
                 .query_map(params![branch, h], |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?))
                 })
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .map_err(|e| self.err("read catalog", e))?;
+                .map_err(|e| self.db.err("read catalog", e))?;
             out.extend(rows);
         }
         Ok(out)
@@ -42,17 +44,44 @@ impl Db {
     /// "copying", in any case: the candidates for licence files.
     pub fn licence_like_paths(&self, branch: &str) -> Result<Vec<String>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT path FROM catalog WHERE branch = ?1
                  AND (path LIKE '%licen%' OR path LIKE '%copying%') ORDER BY path",
             )
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         stmt.query_map(params![branch], |r| r.get(0))
             .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
-            .map_err(|e| self.err("read catalog", e))
+            .map_err(|e| self.db.err("read catalog", e))
     }
 
+    /// Whether `path` is on `branch`: `Some(Some(hash))` indexed with that content,
+    /// `Some(None)` present but skipped (binary, generated, too large), `None` absent.
+    pub fn path_on_branch(
+        &self,
+        branch: &str,
+        path: &str,
+    ) -> Result<Option<Option<String>>, StoreError> {
+        self.db
+            .conn
+            .prepare_cached(
+                "SELECT CASE WHEN skip_reason IS NULL THEN content_hash END FROM catalog
+                 WHERE branch = ?1 AND path = ?2",
+            )
+            .and_then(|mut s| s.query_row([branch, path], |r| r.get(0)).optional())
+            .map_err(|e| self.db.err("read catalog", e))
+    }
+}
+
+handle! {
+    /// The definitions stored with each content, looked up by name or by content.
+    Symbols,
+    /// The stored definitions.
+    symbols
+}
+
+impl Symbols<'_> {
     /// The definitions on `branch` whose lower-cased name is `name`, at most `limit`.
     pub fn definitions_named(
         &self,
@@ -61,6 +90,7 @@ impl Db {
         limit: usize,
     ) -> Result<Vec<SymbolHit>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT DISTINCT s.content_hash, s.name, s.kind, s.start_line, s.end_line
@@ -70,21 +100,22 @@ impl Db {
                                AND c.branch = ?1 AND c.skip_reason IS NULL)
                  LIMIT ?3",
             )
-            .map_err(|e| self.err("search symbols", e))?;
+            .map_err(|e| self.db.err("search symbols", e))?;
         stmt.query_map(params![branch, name, limit as i64], symbol_hit)
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("search symbols", e))
+            .map_err(|e| self.db.err("search symbols", e))
     }
 
     /// For each of `terms`, the symbols on `branch` whose lower-cased name equals or starts
     /// with it (at most `limit` per term).
-    pub fn find_symbols(
+    pub fn find(
         &self,
         branch: &str,
         terms: &[String],
         limit: usize,
     ) -> Result<Vec<Vec<SymbolHit>>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT DISTINCT s.content_hash, s.name, s.kind, s.start_line, s.end_line
@@ -94,13 +125,13 @@ impl Db {
                                AND c.branch = ?1 AND c.skip_reason IS NULL)
                  LIMIT ?3",
             )
-            .map_err(|e| self.err("search symbols", e))?;
+            .map_err(|e| self.db.err("search symbols", e))?;
         let mut out = Vec::new();
         for t in terms {
             let rows = stmt
                 .query_map(params![branch, t, limit as i64], symbol_hit)
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .map_err(|e| self.err("search symbols", e))?;
+                .map_err(|e| self.db.err("search symbols", e))?;
             out.push(rows);
         }
         Ok(out)
@@ -111,10 +142,11 @@ impl Db {
     pub fn definitions_of(&self, hashes: &[String]) -> Result<Vec<SymbolHit>, StoreError> {
         // One statement per IN_BATCH (500) contents (a statement per content cost a page walk each:
         // 10x slower for the 90 contents a question's definitions stage reads).
-        let err = |e| self.err("read definitions", e);
+        let err = |e| self.db.err("read definitions", e);
         let mut by_hash: HashMap<String, Vec<SymbolHit>> = HashMap::new();
         for part in hashes.chunks(IN_BATCH) {
             let mut stmt = self
+                .db
                 .conn
                 .prepare_cached(&definitions_sql(part.len()))
                 .map_err(err)?;
@@ -143,6 +175,7 @@ impl Db {
         limit: usize,
     ) -> Result<Vec<Definition>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT c.path, s.name, s.kind, s.start_line, s.end_line, s.signature, s.doc
@@ -152,7 +185,7 @@ impl Db {
                  ORDER BY s.name_lower != ?2, length(s.name), c.path, s.start_line
                  LIMIT ?3",
             )
-            .map_err(|e| self.err("look up definitions", e))?;
+            .map_err(|e| self.db.err("look up definitions", e))?;
         let rows = stmt
             .query_map(params![branch, name.to_lowercase(), limit as i64], |r| {
                 Ok(Definition {
@@ -161,13 +194,24 @@ impl Db {
                 })
             })
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("look up definitions", e))?;
+            .map_err(|e| self.db.err("look up definitions", e))?;
         Ok(rows)
     }
+}
 
+handle! {
+    /// What index runs recorded and what a branch holds, counted: run statistics, per-branch
+    /// counts, skipped and noted files, for status and for sizing a search.
+    Stats,
+    /// Run statistics and per-branch counts.
+    stats
+}
+
+impl Stats<'_> {
     /// The newest run of `branch`, if any (or of any branch, with `None`).
     pub fn last_run(&self, branch: Option<&str>) -> Result<Option<RunStats>, StoreError> {
-        self.conn
+        self.db
+            .conn
             .query_row(
                 "SELECT run_id, branch, head_commit, started_at, seconds, files, compute, add_tag,
                  remove_tag, deleted, unchanged, skipped, chunks_added, embedded, embed_pending,
@@ -198,12 +242,12 @@ impl Db {
                 },
             )
             .optional()
-            .map_err(|e| self.err("read runs", e))
+            .map_err(|e| self.db.err("read runs", e))
     }
 
     /// (indexed files, skipped files, distinct content, chunks, symbols) of a branch.
     pub fn branch_counts(&self, branch: &str) -> Result<[i64; 5], StoreError> {
-        self.conn
+        self.db.conn
             .query_row(
                 "SELECT
                    (SELECT count(*) FROM catalog WHERE branch = ?1 AND skip_reason IS NULL),
@@ -217,7 +261,7 @@ impl Db {
                 [branch],
                 |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]),
             )
-            .map_err(|e| self.err("count", e))
+            .map_err(|e| self.db.err("count", e))
     }
 
     /// How many stored contents there are per content of `branch` (1.0 when the store
@@ -226,8 +270,9 @@ impl Db {
     /// otherwise contents stand in for chunks (summing chunk counts read every content row,
     /// tens of milliseconds per query on a large index).
     pub fn store_per_branch(&self, branch: &str) -> Result<f64, StoreError> {
-        let err = |e| self.err("count contents", e);
+        let err = |e| self.db.err("count contents", e);
         let others: bool = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT EXISTS (SELECT 1 FROM catalog WHERE branch < ?1)
@@ -239,6 +284,7 @@ impl Db {
             return Ok(1.0);
         }
         let (all, on_branch): (i64, i64) = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT (SELECT count(*) FROM content),
@@ -273,29 +319,43 @@ impl Db {
     /// The indexed files of `branch` per language, most first.
     pub fn files_per_language(&self, branch: &str) -> Result<Vec<(Language, i64)>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare(
                 "SELECT t.language, COUNT(*) AS n FROM catalog c JOIN content t USING (content_hash)
                  WHERE c.branch = ?1 AND c.skip_reason IS NULL
                  GROUP BY t.language ORDER BY n DESC, t.language",
             )
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         stmt.query_map([branch], |r| Ok((r.get(0)?, r.get(1)?)))
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("read catalog", e))
+            .map_err(|e| self.db.err("read catalog", e))
     }
 
     /// (path, text) rows of a query over one branch.
     fn path_texts(&self, sql: &str, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare(sql)
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         let v = stmt
             .query_map([branch], |r| Ok((r.get(0)?, r.get(1)?)))
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("read catalog", e))?;
+            .map_err(|e| self.db.err("read catalog", e))?;
         Ok(v)
+    }
+
+    /// When an index run here last started on `branch` (unix seconds), if one did.
+    pub fn last_run_on(&self, branch: &str) -> Result<Option<i64>, StoreError> {
+        self.db
+            .conn
+            .query_row(
+                "SELECT max(started_at) FROM runs WHERE branch = ?1",
+                [branch],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.db.err("read runs", e))
     }
 }
 
@@ -333,6 +393,7 @@ fn symbol_hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<SymbolHit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::sqlite::Db;
 
     #[test]
     fn a_contents_definitions_are_read_from_the_index_alone_in_order() {

@@ -6,12 +6,11 @@ use std::path::Path;
 use rusqlite::params;
 
 use super::error::StoreError;
-use super::pack::RemoteFile;
-use super::sqlite::Db;
+use super::pack::{Exchange, RemoteFile};
 use super::unverified::{MISMATCH, UNVERIFIED};
 
 /// The catalog of every branch of the snapshot database at `path` (this clone's own copy,
-/// written by [`Db::snapshot_into`]), as a manifest carries it: rows of content this clone
+/// written by [`Exchange::snapshot_into`]), as a manifest carries it: rows of content this clone
 /// has not verified left out (another machine's word is not passed on as ours).
 pub fn snapshot_catalogs(path: &Path) -> Result<Vec<(String, Vec<RemoteFile>)>, StoreError> {
     let err = |e| super::sqlite::sqlite_err(path, "read snapshot catalog", e);
@@ -83,7 +82,7 @@ pub fn keep_in_snapshot(path: &Path, keep: &[(String, Vec<RemoteFile>)]) -> Resu
     conn.execute_batch("VACUUM;").map_err(err)
 }
 
-impl Db {
+impl Exchange<'_> {
     /// Write a consistent, compact copy of the database to `path` (which must not exist),
     /// as an importer checks it: without the full-text tables (derived from the chunks,
     /// contents and commits, their tokenizer a local setting; an importer rebuilds them
@@ -91,9 +90,10 @@ impl Db {
     /// refuses (a work-tree name such as `git~1/x` that git would never check out).
     pub fn snapshot_into(&self, path: &Path) -> Result<(), StoreError> {
         let err = |e| super::sqlite::sqlite_err(path, "snapshot database", e);
-        self.conn
+        self.db
+            .conn
             .execute("VACUUM INTO ?1", params![path.to_string_lossy()])
-            .map_err(|e| self.err("snapshot database", e))?;
+            .map_err(|e| self.db.err("snapshot database", e))?;
         let copy = rusqlite::Connection::open(path).map_err(err)?;
         for table in super::snapshot::DERIVED_TABLES {
             copy.execute_batch(&format!("DROP TABLE IF EXISTS {table};"))
@@ -158,8 +158,9 @@ impl Db {
         missing: &[String],
         replace: &[String],
     ) -> Result<Vec<String>, StoreError> {
-        let err = |e| self.err("merge snapshot", e);
-        self.conn
+        let err = |e| self.db.err("merge snapshot", e);
+        self.db
+            .conn
             .execute(
                 "ATTACH DATABASE ?1 AS theirs",
                 params![path.to_string_lossy()],
@@ -167,9 +168,10 @@ impl Db {
             .map_err(err)?;
         let result = self.merge_attached(missing, replace);
         let detached = self
+            .db
             .conn
             .execute("DETACH DATABASE theirs", [])
-            .map_err(|e| self.err("merge snapshot", e));
+            .map_err(|e| self.db.err("merge snapshot", e));
         let branches = result?;
         detached?;
         Ok(branches)
@@ -180,8 +182,8 @@ impl Db {
         missing: &[String],
         replace: &[String],
     ) -> Result<Vec<String>, StoreError> {
-        let err = |e| self.err("merge snapshot", e);
-        let tx = self.write_tx("merge snapshot")?;
+        let err = |e| self.db.err("merge snapshot", e);
+        let tx = self.db.write_tx("merge snapshot")?;
         tx.execute_batch(
             "CREATE TEMP TABLE IF NOT EXISTS merging (h TEXT PRIMARY KEY); DELETE FROM merging;",
         )

@@ -6,6 +6,14 @@
 //!
 //! Write order keeps crashes harmless: chunks are written first, keyed by content hash, and
 //! become visible only when the catalog transaction that references them commits.
+//!
+//! [`Db`] only opens the database and runs its transactions; its queries are reached
+//! through narrow handles, one per concern, each a copy of a borrow of it (so a caller sees
+//! only what it uses): `catalog()` (catalog.rs), `symbols()` and `stats()` (lookup.rs),
+//! `history()` (commits.rs, cochange.rs), `embedded()` (embedded.rs), `file_terms()`
+//! (fileterms.rs), `index_lock()` and `run_state()` (state.rs), `unverified()`
+//! (unverified.rs), `health()` (health.rs), `exchange()` and `remote()` (pack.rs, merge.rs).
+//! The chunks and vectors are the [`ChunkStore`]'s.
 
 pub mod catalog;
 pub(crate) mod chunks;

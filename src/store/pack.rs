@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, Connection};
 
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::{handle, Db};
 use super::unverified::{MISMATCH, UNVERIFIED};
 
 /// One catalog row as a manifest carries it.
@@ -63,7 +63,7 @@ fn empty_snapshot(out: &Path) -> Result<(), StoreError> {
     let seed = out.with_extension("seed");
     {
         let db = Db::open(&seed)?;
-        db.snapshot_into(out)?;
+        db.exchange().snapshot_into(out)?;
     }
     for suffix in ["", "-wal", "-shm"] {
         let mut p = seed.clone().into_os_string();
@@ -85,12 +85,30 @@ fn want(conn: &Connection, hashes: &[String]) -> rusqlite::Result<()> {
     Ok(())
 }
 
-impl Db {
+handle! {
+    /// What this index gives to and takes from another clone's: a snapshot written out or
+    /// merged in (`merge.rs`), a branch's catalog as a manifest carries it, packs of
+    /// contents, and the contents a pull need not fetch.
+    Exchange,
+    /// Snapshots, packs and manifests exchanged with other clones.
+    exchange
+}
+
+handle! {
+    /// This clone's records of its remotes: which packs hold which contents, and which
+    /// manifest of each branch was last pushed or pulled.
+    Remote,
+    /// The records of this clone's remotes.
+    remote
+}
+
+impl Exchange<'_> {
     /// The catalog of `branch` as a manifest carries it: every row but those of content
     /// this clone has not verified (another machine's word is not passed on as ours).
     pub fn branch_files(&self, branch: &str) -> Result<Vec<RemoteFile>, StoreError> {
-        let err = |e| self.err("read catalog", e);
+        let err = |e| self.db.err("read catalog", e);
         let mut stmt = self
+            .db
             .conn
             .prepare(
                 "SELECT path, content_hash, size, skip_reason FROM catalog
@@ -117,8 +135,11 @@ impl Db {
         empty_snapshot(out)?;
         let err = |e| super::sqlite::sqlite_err(out, "write pack", e);
         let conn = Connection::open(out).map_err(err)?;
-        conn.execute("ATTACH DATABASE ?1 AS src", [self.path.to_string_lossy()])
-            .map_err(err)?;
+        conn.execute(
+            "ATTACH DATABASE ?1 AS src",
+            [self.db.path.to_string_lossy()],
+        )
+        .map_err(err)?;
         want(&conn, hashes).map_err(err)?;
         conn.execute_batch(
             "INSERT INTO content SELECT * FROM src.content WHERE content_hash IN (SELECT h FROM want);
@@ -137,7 +158,7 @@ impl Db {
         let n = n as usize;
         if n != hashes.len() {
             return Err(StoreError::BadSnapshot {
-                path: self.path.clone(),
+                path: self.db.path.clone(),
                 why: format!(
                     "{} of the {} contents to push are gone (a gc ran meanwhile?)",
                     hashes.len() - n,
@@ -226,14 +247,15 @@ pub fn assembled_hashes(path: &Path) -> Result<std::collections::HashSet<String>
     Ok(rows)
 }
 
-impl Db {
+impl Exchange<'_> {
     /// Those of `hashes` this index has no content row of.
     pub fn lacking<'a>(
         &self,
         hashes: impl IntoIterator<Item = &'a str>,
     ) -> Result<std::collections::HashSet<String>, StoreError> {
-        let err = |e| self.err("read contents", e);
+        let err = |e| self.db.err("read contents", e);
         let mut has = self
+            .db
             .conn
             .prepare_cached("SELECT 1 FROM content WHERE content_hash = ?1")
             .map_err(err)?;
@@ -246,10 +268,22 @@ impl Db {
         Ok(out)
     }
 
+    /// Contents a check against this clone's files dropped (catalog rows say [`MISMATCH`]):
+    /// a pull does not fetch them again; the next index run computes their files here.
+    pub fn mismatched_hashes(&self) -> Result<std::collections::HashSet<String>, StoreError> {
+        self.db.string_set(
+            "SELECT DISTINCT content_hash FROM catalog WHERE skip_reason = ?1",
+            [MISMATCH],
+        )
+    }
+}
+
+impl Remote<'_> {
     /// Content hash -> pack of everything this clone recorded as held by `remote`.
-    pub fn remote_packs(&self, remote: &str) -> Result<HashMap<String, String>, StoreError> {
-        let err = |e| self.err("read remote records", e);
+    pub fn packs(&self, remote: &str) -> Result<HashMap<String, String>, StoreError> {
+        let err = |e| self.db.err("read remote records", e);
         let mut stmt = self
+            .db
             .conn
             .prepare("SELECT content_hash, pack FROM remote_packs WHERE remote = ?1")
             .map_err(err)?;
@@ -267,8 +301,8 @@ impl Db {
         pack: &str,
         hashes: &[String],
     ) -> Result<(), StoreError> {
-        let err = |e| self.err("record remote pack", e);
-        let tx = self.write_tx("record remote pack")?;
+        let err = |e| self.db.err("record remote pack", e);
+        let tx = self.db.write_tx("record remote pack")?;
         {
             let mut add = tx
                 .prepare("INSERT OR REPLACE INTO remote_packs (remote, content_hash, pack) VALUES (?1, ?2, ?3)")
@@ -281,7 +315,7 @@ impl Db {
     }
 
     /// Record a push (`pulled` false) or a pull of `branch`'s manifest `manifest`.
-    pub fn record_remote_branch(
+    pub fn record_branch(
         &self,
         remote: &str,
         branch: &str,
@@ -290,7 +324,8 @@ impl Db {
         pulled: bool,
     ) -> Result<(), StoreError> {
         let pulled_at = pulled.then(crate::util::unix_now);
-        self.conn
+        self.db
+            .conn
             .execute(
                 "INSERT INTO remote_branches (remote, branch, manifest, pushed_at, pulled_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)
@@ -299,13 +334,14 @@ impl Db {
                 params![remote, branch, manifest, pushed_at, pulled_at],
             )
             .map(|_| ())
-            .map_err(|e| self.err("record remote branch", e))
+            .map_err(|e| self.db.err("record remote branch", e))
     }
 
     /// What this clone recorded about its remotes, by remote and branch.
-    pub fn remote_branches(&self) -> Result<Vec<RemoteBranch>, StoreError> {
-        let err = |e| self.err("read remote records", e);
+    pub fn branches(&self) -> Result<Vec<RemoteBranch>, StoreError> {
+        let err = |e| self.db.err("read remote records", e);
         let mut stmt = self
+            .db
             .conn
             .prepare(
                 "SELECT remote, branch, manifest, pushed_at, pulled_at FROM remote_branches
@@ -325,25 +361,5 @@ impl Db {
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
             .map_err(err)?;
         Ok(rows)
-    }
-
-    /// Contents a check against this clone's files dropped (catalog rows say [`MISMATCH`]):
-    /// a pull does not fetch them again; the next index run computes their files here.
-    pub fn mismatched_hashes(&self) -> Result<std::collections::HashSet<String>, StoreError> {
-        self.string_set(
-            "SELECT DISTINCT content_hash FROM catalog WHERE skip_reason = ?1",
-            [MISMATCH],
-        )
-    }
-
-    /// When an index run here last started on `branch` (unix seconds), if one did.
-    pub fn last_run_on(&self, branch: &str) -> Result<Option<i64>, StoreError> {
-        self.conn
-            .query_row(
-                "SELECT max(started_at) FROM runs WHERE branch = ?1",
-                [branch],
-                |r| r.get(0),
-            )
-            .map_err(|e| self.err("read runs", e))
     }
 }

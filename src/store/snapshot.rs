@@ -208,7 +208,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = super::super::Db::open(&dir.path().join("index.sqlite")).unwrap();
         let path = dir.path().join("m.sqlite");
-        db.snapshot_into(&path).unwrap();
+        db.exchange().snapshot_into(&path).unwrap();
         (dir, path)
     }
 

@@ -2,6 +2,7 @@
 //! `migrations/` in one transaction. An index written by a newer version is refused, never
 //! modified.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -42,11 +43,33 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// larger file is mapped up to this size and read as before past it.
 const MMAP_BYTES: i64 = 1 << 30;
 
-/// An open index database.
+/// An open index database: it opens the file and runs transactions; its queries are on the
+/// narrow handles it lends, one per concern (see the `store` module).
 pub struct Db {
-    pub(crate) conn: Connection,
-    pub(crate) path: PathBuf,
+    pub(super) conn: Connection,
+    pub(super) path: PathBuf,
 }
+
+/// Declare a narrow handle on [`Db`] for one concern: `$ty<'a>`, a copy of a borrow of the
+/// database whose methods are that concern's queries and transactions, and the accessor
+/// `Db::$acc` that lends one. A caller sees only the concern it uses.
+macro_rules! handle {
+    ($(#[$doc:meta])* $ty:ident, $(#[$acc_doc:meta])* $acc:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $ty<'a> {
+            pub(super) db: &'a $crate::store::sqlite::Db,
+        }
+
+        impl $crate::store::sqlite::Db {
+            $(#[$acc_doc])*
+            pub fn $acc(&self) -> $ty<'_> {
+                $ty { db: self }
+            }
+        }
+    };
+}
+pub(super) use handle;
 
 /// A read transaction on one connection, held until the guard is dropped: every statement in
 /// it reads one snapshot of the index, and none takes and drops its own read lock. A search
@@ -232,7 +255,7 @@ impl Db {
 
     /// Begin a write transaction that takes the write lock at once (BEGIN IMMEDIATE), so
     /// concurrent writers wait on the busy timeout instead of failing on lock upgrade.
-    pub(crate) fn write_tx(
+    pub(super) fn write_tx(
         &self,
         op: &'static str,
     ) -> Result<rusqlite::Transaction<'_>, StoreError> {
@@ -240,8 +263,26 @@ impl Db {
             .map_err(|e| self.err(op, e))
     }
 
+    /// The first column of every row `sql` yields, as a set: the query helper of every
+    /// handle.
+    pub(super) fn string_set<P: rusqlite::Params>(
+        &self,
+        sql: &str,
+        params: P,
+    ) -> Result<HashSet<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(sql)
+            .map_err(|e| self.err("query", e))?;
+        let set = stmt
+            .query_map(params, |r| r.get::<_, String>(0))
+            .and_then(|rows| rows.collect::<Result<HashSet<_>, _>>())
+            .map_err(|e| self.err("query", e))?;
+        Ok(set)
+    }
+
     /// Map a rusqlite error to a store error, recognising corruption.
-    pub(crate) fn err(&self, op: &'static str, e: rusqlite::Error) -> StoreError {
+    pub(super) fn err(&self, op: &'static str, e: rusqlite::Error) -> StoreError {
         sqlite_err(&self.path, op, e)
     }
 }

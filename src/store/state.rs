@@ -1,10 +1,10 @@
 //! Run coordination state in SQLite: the single `index_lock` row (holder, expiry, a hook's
 //! request for another pass) and the `checkpoint` row of the current or interrupted run.
 
-use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, OptionalExtension};
 
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 
 /// Who holds (or held) the index lock.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,22 +51,28 @@ pub enum LockAttempt {
     Held(LockHolder),
 }
 
-impl Db {
+handle! {
+    /// The single `index_lock` row that lets one index run write at a time, and the requests
+    /// other runs leave on it.
+    IndexLock,
+    /// The index lock.
+    index_lock
+}
+
+impl IndexLock<'_> {
     /// Take the lock for `me` unless a live holder has it. `alive` tells whether a holder's
     /// process exists: `Some(true)` keeps the lock however old its lease (a slow embedding
     /// API must not lose it), `Some(false)` frees it at once, and `None` (another host, where
     /// we cannot look) leaves the lease to decide.
-    pub fn try_lock(
-        &mut self,
+    pub fn take(
+        &self,
         me: &LockHolder,
         alive: impl Fn(&LockHolder) -> Option<bool>,
     ) -> Result<LockAttempt, StoreError> {
-        let path = self.path.clone();
+        let path = self.db.path.clone();
         let err = |op, e| super::sqlite::sqlite_err(&path, op, e);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| err("lock", e))?;
+        // BEGIN IMMEDIATE, as every write path: a handle borrows the connection shared.
+        let tx = self.db.write_tx("lock")?;
         let current = read_lock(&tx).map_err(|e| err("lock", e))?;
         if let Some(holder) = current {
             let mine =
@@ -93,26 +99,28 @@ impl Db {
     }
 
     /// The current lock row, if any.
-    pub fn lock_holder(&self) -> Result<Option<LockHolder>, StoreError> {
-        read_lock(&self.conn).map_err(|e| self.err("read lock", e))
+    pub fn holder(&self) -> Result<Option<LockHolder>, StoreError> {
+        read_lock(&self.db.conn).map_err(|e| self.db.err("read lock", e))
     }
 
     /// Extend our lease (only if we still hold the lock). Returns false if we lost it.
-    pub fn renew_lock(&self, me: &LockHolder, expires_at: i64) -> Result<bool, StoreError> {
+    pub fn renew(&self, me: &LockHolder, expires_at: i64) -> Result<bool, StoreError> {
         let n = self
+            .db
             .conn
             .execute(
                 "UPDATE index_lock SET expires_at = ?3
                  WHERE pid = ?1 AND pid_start = ?2 AND host = ?4",
                 params![me.pid, me.pid_start, expires_at, me.host],
             )
-            .map_err(|e| self.err("renew lock", e))?;
+            .map_err(|e| self.db.err("renew lock", e))?;
         Ok(n == 1)
     }
 
     /// Release our lock. Returns whether someone asked for another pass meanwhile.
-    pub fn unlock(&self, me: &LockHolder) -> Result<bool, StoreError> {
+    pub fn release(&self, me: &LockHolder) -> Result<bool, StoreError> {
         let rerun: Option<i64> = self
+            .db
             .conn
             .query_row(
                 "DELETE FROM index_lock WHERE pid = ?1 AND pid_start = ?2 RETURNING rerun",
@@ -120,7 +128,7 @@ impl Db {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(|e| self.err("unlock", e))?;
+            .map_err(|e| self.db.err("unlock", e))?;
         // With a run waiting for the lock (bit 2), that run does the pass itself.
         let rerun = rerun.unwrap_or(0);
         Ok(rerun & 1 != 0 && rerun & 2 == 0)
@@ -130,55 +138,79 @@ impl Db {
     /// queueing up). Returns false when no one holds the lock.
     pub fn request_rerun(&self) -> Result<bool, StoreError> {
         let n = self
+            .db
             .conn
             .execute("UPDATE index_lock SET rerun = rerun | 1", [])
-            .map_err(|e| self.err("request rerun", e))?;
+            .map_err(|e| self.db.err("request rerun", e))?;
         Ok(n == 1)
     }
 
     /// Tell the holder that a run waits for the lock (bit 2 of `rerun`; bit 1 is a requested
     /// pass): a background run stops embedding and lets it go, and the waiter does the pass
     /// a hook asked for. `wanted = false`: the waiter gave up.
-    pub fn want_lock(&self, wanted: bool) -> Result<(), StoreError> {
+    pub fn want(&self, wanted: bool) -> Result<(), StoreError> {
         let sql = if wanted {
             "UPDATE index_lock SET rerun = rerun | 2"
         } else {
             "UPDATE index_lock SET rerun = rerun & ~2"
         };
-        self.conn
+        self.db
+            .conn
             .execute(sql, [])
-            .map_err(|e| self.err("want lock", e))?;
+            .map_err(|e| self.db.err("want lock", e))?;
         Ok(())
     }
 
-    /// Whether a run waits for the lock (see [`Db::want_lock`]).
-    pub fn lock_wanted(&self) -> Result<bool, StoreError> {
-        self.conn
+    /// Whether a run waits for the lock (see [`IndexLock::want`]).
+    pub fn wanted(&self) -> Result<bool, StoreError> {
+        self.db
+            .conn
             .query_row(
                 "SELECT count(*) FROM index_lock WHERE rerun & 2 != 0",
                 [],
                 |r| r.get::<_, i64>(0),
             )
             .map(|n| n > 0)
-            .map_err(|e| self.err("read lock request", e))
+            .map_err(|e| self.db.err("read lock request", e))
     }
 
     /// Clear a pending rerun request (we are about to do that pass).
     pub fn take_rerun(&self, me: &LockHolder) -> Result<bool, StoreError> {
         let n = self
+            .db
             .conn
             .execute(
                 "UPDATE index_lock SET rerun = rerun & ~1
                  WHERE pid = ?1 AND pid_start = ?2 AND rerun & 1 != 0",
                 params![me.pid, me.pid_start],
             )
-            .map_err(|e| self.err("take rerun", e))?;
+            .map_err(|e| self.db.err("take rerun", e))?;
         Ok(n == 1)
     }
 
+    /// Remove the lock row whoever holds it (only for a holder known to be gone).
+    pub fn break_lock(&self) -> Result<(), StoreError> {
+        self.db
+            .conn
+            .execute("DELETE FROM index_lock", [])
+            .map(|_| ())
+            .map_err(|e| self.db.err("release stale lock", e))
+    }
+}
+
+handle! {
+    /// The checkpoint of the current or interrupted run, and the content such a run left
+    /// behind.
+    RunState,
+    /// The checkpoint of the current or interrupted run.
+    run_state
+}
+
+impl RunState<'_> {
     /// Save progress.
     pub fn save_checkpoint(&self, c: &Checkpoint) -> Result<(), StoreError> {
-        self.conn
+        self.db
+            .conn
             .execute(
                 "INSERT OR REPLACE INTO checkpoint
                  (id, run_id, workspace, branch, phase, done, total, started_at, updated_at)
@@ -194,13 +226,14 @@ impl Db {
                     c.updated_at
                 ],
             )
-            .map_err(|e| self.err("save checkpoint", e))?;
+            .map_err(|e| self.db.err("save checkpoint", e))?;
         Ok(())
     }
 
     /// The saved checkpoint, if a run is under way or was interrupted.
     pub fn checkpoint(&self) -> Result<Option<Checkpoint>, StoreError> {
-        self.conn
+        self.db
+            .conn
             .query_row(
                 "SELECT run_id, workspace, branch, phase, done, total, started_at, updated_at
                  FROM checkpoint WHERE id = 1",
@@ -219,39 +252,41 @@ impl Db {
                 },
             )
             .optional()
-            .map_err(|e| self.err("read checkpoint", e))
+            .map_err(|e| self.db.err("read checkpoint", e))
     }
 
     /// Forget the checkpoint.
     pub fn clear_checkpoint(&self) -> Result<(), StoreError> {
-        self.conn
+        self.db
+            .conn
             .execute("DELETE FROM checkpoint", [])
-            .map_err(|e| self.err("clear checkpoint", e))?;
+            .map_err(|e| self.db.err("clear checkpoint", e))?;
         Ok(())
     }
 
     /// Content computed by `run_id` that no catalog row references: what `--restart` drops.
     pub fn unreferenced_content_of_run(&self, run_id: &str) -> Result<Vec<String>, StoreError> {
         let mut stmt = self
+            .db
             .conn
             .prepare(
                 "SELECT content_hash FROM content WHERE run_id = ?1 AND content_hash NOT IN
                  (SELECT content_hash FROM catalog)",
             )
-            .map_err(|e| self.err("read content", e))?;
+            .map_err(|e| self.db.err("read content", e))?;
         let v = stmt
             .query_map([run_id], |r| r.get(0))
             .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
-            .map_err(|e| self.err("read content", e))?;
+            .map_err(|e| self.db.err("read content", e))?;
         Ok(v)
     }
 
     /// Drop content rows (and their symbols) by hash.
     pub fn drop_content(&self, hashes: &[String]) -> Result<(), StoreError> {
-        let tx = self.write_tx("begin")?;
+        let tx = self.db.write_tx("begin")?;
         super::catalog::delete_content_rows(&tx, hashes)
-            .map_err(|e| self.err("drop content", e))?;
-        tx.commit().map_err(|e| self.err("drop content", e))
+            .map_err(|e| self.db.err("drop content", e))?;
+        tx.commit().map_err(|e| self.db.err("drop content", e))
     }
 }
 

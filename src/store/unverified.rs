@@ -12,7 +12,7 @@ use rusqlite::params;
 
 use super::catalog::Symbol;
 use super::error::StoreError;
-use super::sqlite::Db;
+use super::sqlite::handle;
 use crate::lang::Language;
 
 /// The skip reason of a catalog row whose (imported) content is not verified yet.
@@ -36,17 +36,27 @@ pub struct ContentRow {
 /// One catalog row waiting for a check: (branch, path, content hash).
 pub type Pending = (String, String, String);
 
-impl Db {
+handle! {
+    /// Content and catalog rows brought in from elsewhere and not yet checked against this
+    /// clone's own bytes, and the transactions that settle them.
+    Unverified,
+    /// What another machine's index brought in and this clone has not checked yet.
+    unverified
+}
+
+impl Unverified<'_> {
     /// Content hashes not yet verified.
-    pub fn unverified_hashes(&self) -> Result<HashSet<String>, StoreError> {
-        self.string_set("SELECT content_hash FROM unverified", [])
+    pub fn hashes(&self) -> Result<HashSet<String>, StoreError> {
+        self.db
+            .string_set("SELECT content_hash FROM unverified", [])
     }
 
     /// The catalog rows still waiting for a check, by branch and path (the table's own
     /// order: one pass over it, no lookup per row).
     pub fn pending_rows(&self) -> Result<Vec<Pending>, StoreError> {
-        let err = |e| self.err("read unverified content", e);
+        let err = |e| self.db.err("read unverified content", e);
         let mut stmt = self
+            .db
             .conn
             .prepare(
                 "SELECT branch, path, content_hash FROM catalog
@@ -63,7 +73,8 @@ impl Db {
     /// The content row of `hash`, if it is stored.
     pub fn content_row(&self, hash: &str) -> Result<Option<ContentRow>, StoreError> {
         use rusqlite::OptionalExtension;
-        self.conn
+        self.db
+            .conn
             .prepare_cached(
                 "SELECT language, n_chunks, n_symbols, size FROM content WHERE content_hash = ?1",
             )
@@ -78,13 +89,14 @@ impl Db {
                 })
                 .optional()
             })
-            .map_err(|e| self.err("read content", e))
+            .map_err(|e| self.db.err("read content", e))
     }
 
     /// The definitions stored for `hash`.
     pub fn symbols_of(&self, hash: &str) -> Result<Vec<Symbol>, StoreError> {
-        let err = |e| self.err("read symbols", e);
+        let err = |e| self.db.err("read symbols", e);
         let mut stmt = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT name, kind, start_line, end_line, signature, doc FROM snippets
@@ -100,16 +112,12 @@ impl Db {
 
     /// Record what checking found, in one transaction: `verified` contents are no longer
     /// pending (each row that uses one is shown only once checked itself, see
-    /// [`Db::settle_rows`]); `dropped` ones lose their content and symbols (their chunks are
-    /// the caller's to delete, after this commits) and the rows that used them say
-    /// [`MISMATCH`].
-    pub fn settle_unverified(
-        &self,
-        verified: &[String],
-        dropped: &[String],
-    ) -> Result<(), StoreError> {
-        let err = |e| self.err("record verified content", e);
-        let tx = self.write_tx("record verified content")?;
+    /// [`Unverified::settle_rows`]); `dropped` ones lose their content and symbols (their
+    /// chunks are the caller's to delete, after this commits) and the rows that used them
+    /// say [`MISMATCH`].
+    pub fn settle(&self, verified: &[String], dropped: &[String]) -> Result<(), StoreError> {
+        let err = |e| self.db.err("record verified content", e);
+        let tx = self.db.write_tx("record verified content")?;
         {
             let mut done = tx
                 .prepare_cached("DELETE FROM unverified WHERE content_hash = ?1")
@@ -139,8 +147,8 @@ impl Db {
         shown: &[(String, String)],
         mismatched: &[(String, String)],
     ) -> Result<(), StoreError> {
-        let err = |e| self.err("record verified rows", e);
-        let tx = self.write_tx("record verified rows")?;
+        let err = |e| self.db.err("record verified rows", e);
+        let tx = self.db.write_tx("record verified rows")?;
         {
             let mut mark = tx
                 .prepare_cached(

@@ -114,17 +114,18 @@ fn an_index_run_reports_each_phase_and_its_progress_to_the_observer() {
 /// Leave a checkpoint as a run killed mid-way does.
 fn interrupt(ws: &Workspace) {
     let db = ws.db().unwrap();
-    db.save_checkpoint(&Checkpoint {
-        run_id: "dead-run".into(),
-        workspace: ws.workdir.display().to_string(),
-        branch: "refs/heads/main".into(),
-        phase: "chunk".into(),
-        done: 1,
-        total: 3,
-        started_at: 1,
-        updated_at: 1,
-    })
-    .unwrap();
+    db.run_state()
+        .save_checkpoint(&Checkpoint {
+            run_id: "dead-run".into(),
+            workspace: ws.workdir.display().to_string(),
+            branch: "refs/heads/main".into(),
+            phase: "chunk".into(),
+            done: 1,
+            total: 3,
+            started_at: 1,
+            updated_at: 1,
+        })
+        .unwrap();
 }
 
 #[test]
@@ -155,7 +156,7 @@ fn an_interrupted_run_is_named_and_the_observer_decides_only_when_asked_to() {
         "{calls:?}"
     );
     assert!(!calls.contains(&"asked".to_string()), "{calls:?}");
-    assert!(ws.db().unwrap().checkpoint().unwrap().is_none());
+    assert!(ws.db().unwrap().run_state().checkpoint().unwrap().is_none());
 }
 
 /// The trace points are `tracing` events; the binary shows them on stderr only when

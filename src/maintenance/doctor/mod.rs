@@ -225,7 +225,7 @@ use crate::util::chain;
 
 /// Integrity and schema. Returns false when the database is too damaged to look further.
 fn check_sqlite(db: &Db, h: &mut Health) -> Result<bool, StoreError> {
-    let problems = db.integrity_problems()?;
+    let problems = db.health().integrity_problems()?;
     if !problems.is_empty() {
         let first: Vec<&str> = problems.iter().take(3).map(String::as_str).collect();
         h.add(
@@ -235,7 +235,7 @@ fn check_sqlite(db: &Db, h: &mut Health) -> Result<bool, StoreError> {
         );
         return Ok(false);
     }
-    let missing = db.missing_schema_objects()?;
+    let missing = db.health().missing_schema_objects()?;
     if !missing.is_empty() {
         h.add(
             Severity::Corrupted,
@@ -250,8 +250,8 @@ fn check_sqlite(db: &Db, h: &mut Health) -> Result<bool, StoreError> {
 /// Catalog, content, symbols and chunks agree.
 fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(), StoreError> {
     let stored: HashSet<String> = chunks.hashes()?;
-    let known = db.computed_hashes()?;
-    let with_chunks = db.hashes_with_chunks()?;
+    let known = db.catalog().computed_hashes()?;
+    let with_chunks = db.health().hashes_with_chunks()?;
     if !with_chunks.is_empty() && !chunks.has_table()? {
         h.add(
             Severity::Corrupted,
@@ -276,7 +276,7 @@ fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(),
         );
     }
     let mut lost: Vec<String> = with_chunks.difference(&stored).cloned().collect();
-    lost.extend(db.catalog_without_content()?);
+    lost.extend(db.health().catalog_without_content()?);
     lost.sort();
     lost.dedup();
     if !lost.is_empty() {
@@ -289,7 +289,7 @@ fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(),
             Repair::Forget(lost),
         );
     }
-    let orphan_symbols = db.orphan_symbol_count()?;
+    let orphan_symbols = db.health().orphan_symbol_count()?;
     if orphan_symbols > 0 {
         h.add(
             Severity::Degraded,
@@ -297,8 +297,8 @@ fn check_consistency(db: &Db, chunks: &ChunkStore, h: &mut Health) -> Result<(),
             Repair::DropOrphanSymbols,
         );
     }
-    let orphan_terms = db.orphan_terms_count()?;
-    let missing_terms = db.contents_without_terms()?.len();
+    let orphan_terms = db.file_terms().orphan_count()?;
+    let missing_terms = db.file_terms().contents_without_terms()?.len();
     if orphan_terms > 0 || missing_terms > 0 {
         h.add(
             Severity::Degraded,
@@ -319,7 +319,7 @@ fn check_vectors(
     h: &mut Health,
 ) -> Result<(), StoreError> {
     let configured = crate::embed::model_id(&ws.config.embed);
-    for (model, n) in db.embedded_models()? {
+    for (model, n) in db.embedded().models()? {
         let dim = chunks.vector_dimension(&model)?;
         let want = ws.config.embed.dimension;
         match dim {
@@ -349,7 +349,8 @@ fn check_vectors(
 /// Locks and interrupted runs.
 fn check_runs(db: &Db, me: Option<&LockHolder>, h: &mut Health) -> Result<(), IndexError> {
     let holder = db
-        .lock_holder()?
+        .index_lock()
+        .holder()?
         .filter(|l| me.is_none_or(|me| !is_me(l, me)));
     let live = match &holder {
         Some(l) if lock::is_stale(l) => {
@@ -365,7 +366,7 @@ fn check_runs(db: &Db, me: Option<&LockHolder>, h: &mut Health) -> Result<(), In
         }
         None => false,
     };
-    if let (Some(c), false) = (db.checkpoint()?, live) {
+    if let (Some(c), false) = (db.run_state().checkpoint()?, live) {
         h.add(
             Severity::Degraded,
             format!(
@@ -402,14 +403,14 @@ fn check_work_tree(
     chunks: &ChunkStore,
     h: &mut Health,
 ) -> Result<(), IndexError> {
-    let pending = db.unverified_hashes()?.len();
+    let pending = db.unverified().hashes()?.len();
     if pending > 0 {
         h.notes.push(format!(
             "{pending} imported contents are not verified yet: hidden from search until an index run meets their files"
         ));
     }
     let branch = ws.repo.branch()?;
-    let sample = db.sample_paths(&branch.key, SAMPLE)?;
+    let sample = db.health().sample_paths(&branch.key, SAMPLE)?;
     let max = ws.config.index.max_file_size;
     let wrong = crate::index::verify::check_stored(db, chunks, &ws.workdir, &sample, max)?;
     if !wrong.is_empty() {

@@ -39,9 +39,9 @@ pub fn repair(
     // A stale lock is taken over by `acquire`: remember it to report and count it.
     let stale = db
         .as_ref()
-        .and_then(|d| d.lock_holder().ok().flatten())
+        .and_then(|d| d.index_lock().holder().ok().flatten())
         .filter(lock::is_stale);
-    if let Some(d) = db.as_mut() {
+    if let Some(d) = db.as_ref() {
         match lock::acquire(d, &me, Contention::Wait(LOCK_WAIT), |_| {}) {
             Ok(_) => {}
             // Damage in the lock row itself: no process can hold or renew that lock.
@@ -66,7 +66,7 @@ pub fn repair(
     });
     // After a rebuild the lock row is gone with the old database.
     if let Some(d) = &db {
-        let _ = d.unlock(&me);
+        let _ = d.index_lock().release(&me);
     }
     let (health, (mut done, reindex)) = result?;
     if reindex {
@@ -133,18 +133,18 @@ fn targeted(
             }
             Repair::Forget(hashes) => {
                 chunks.delete_hashes(hashes)?;
-                db.forget_content(hashes)?;
+                db.health().forget_content(hashes)?;
                 done.push(format!("forgot {} contents to compute again", hashes.len()));
                 reindex = true;
             }
             Repair::DropOrphanSymbols => {
-                let n = db.drop_orphan_symbols()?;
+                let n = db.health().drop_orphan_symbols()?;
                 if n > 0 {
                     done.push(format!("deleted {n} orphan symbols"));
                 }
             }
             Repair::FixFileTerms => {
-                let dropped = db.drop_orphan_terms()?;
+                let dropped = db.file_terms().drop_orphans()?;
                 let filled = crate::index::terms::backfill(db, &chunks)?;
                 done.push(format!(
                     "whole-file terms: filled {filled}, deleted {dropped} orphans"
@@ -156,7 +156,7 @@ fn targeted(
             }
             Repair::ResetVectors(model) => {
                 chunks.drop_vectors(model)?;
-                db.forget_model(model)?;
+                db.embedded().forget_model(model)?;
                 done.push(format!(
                     "dropped the vectors of {model}; they are embedded again"
                 ));
