@@ -132,19 +132,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
     });
     drop(parsing);
     let hash = scanned.content_hash.clone();
-    let chunks: Vec<ChunkRow> = pieces
-        .into_iter()
-        .enumerate()
-        .map(|(i, c)| ChunkRow {
-            id: format!("{hash}:{i}"),
-            content_hash: hash.clone(),
-            filepath: f.rel.clone(),
-            language,
-            content: c.text,
-            start_line: c.start_line,
-            end_line: c.end_line,
-        })
-        .collect();
+    let chunks = chunk_rows(&hash, &f.rel, language, pieces);
     let content = ComputedContent {
         content_hash: hash,
         language,
@@ -159,4 +147,26 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
         content: Some(content),
         chunks,
     }
+}
+
+/// The rows of a file's chunks, numbered in order under its content hash.
+fn chunk_rows(
+    hash: &str,
+    rel: &str,
+    language: Language,
+    pieces: Vec<crate::lang::chunk::Chunk>,
+) -> Vec<ChunkRow> {
+    pieces
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| ChunkRow {
+            id: format!("{hash}:{i}"),
+            content_hash: hash.to_string(),
+            filepath: rel.to_string(),
+            language,
+            content: c.text,
+            start_line: c.start_line,
+            end_line: c.end_line,
+        })
+        .collect()
 }

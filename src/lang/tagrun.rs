@@ -293,7 +293,8 @@ mod tests {
             else {
                 continue;
             };
-            let config = TagsConfiguration::new(grammar, &query, "").expect(language.name());
+            let config = TagsConfiguration::new(grammar, &query, "")
+                .unwrap_or_else(|e| panic!("{}: {e}", language.name()));
             assert!(Roles::of(&config).is_some(), "{language}");
         }
     }
