@@ -150,21 +150,38 @@ proptest! {
 
     #[test]
     fn chunks_and_symbols_stay_inside_and_cover_the_file(text in source()) {
-        let mut chunker = Chunker::new(64);
-        let mut tagger = Tagger::default();
-        for language in languages() {
-            check(language, &text, &mut chunker, &mut tagger);
-        }
+        every_language(64, &text);
     }
 
     #[test]
     fn arbitrary_strings_never_panic(text in any::<String>()) {
-        let mut chunker = Chunker::new(32);
-        let mut tagger = Tagger::default();
-        for language in languages() {
-            check(language, &text, &mut chunker, &mut tagger);
-        }
+        every_language(32, &text);
     }
+}
+
+thread_local! {
+    /// One chunker per chunk size and one tagger per test thread, kept across cases as
+    /// indexing keeps them across files (`index::compute`): building them compiles every
+    /// grammar's queries, which was most of a case's time (0.8 s a case in release).
+    static TOOLS: std::cell::RefCell<(Vec<(usize, Chunker)>, Tagger)> =
+        std::cell::RefCell::new((Vec::new(), Tagger::default()));
+}
+
+/// Check `text` as every language, with this thread's chunker of `tokens` and tagger.
+fn every_language(tokens: usize, text: &str) {
+    TOOLS.with(|t| {
+        let (chunkers, tagger) = &mut *t.borrow_mut();
+        if !chunkers.iter().any(|(n, _)| *n == tokens) {
+            chunkers.push((tokens, Chunker::new(tokens)));
+        }
+        let (_, chunker) = chunkers
+            .iter_mut()
+            .find(|(n, _)| *n == tokens)
+            .expect("just added");
+        for language in languages() {
+            check(language, text, chunker, tagger);
+        }
+    });
 }
 
 /// Found by the property test above (its minimal input): one file checked as every
