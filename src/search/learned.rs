@@ -119,6 +119,8 @@ fn reorder_by(ranked: &mut [Ranked], weights: &[f64; GROUPS.len()]) {
             }
             score += c.value;
         }
+        // A feature weighed at 0 added nothing: not shown, as `Why::add` records no 0.
+        span.why.0.retain(|c| c.value != 0.0);
         span.score = score;
     }
     ranked.sort_by(|(a, _), (b, _)| best_first(a, b));
@@ -241,5 +243,16 @@ mod tests {
             let sum: f64 = s.why.0.iter().map(|c| c.value).sum();
             assert!((sum - s.score).abs() < 1e-12, "the shares sum to the score");
         }
+        let mut dropped = ranked();
+        w[9] = 0.0;
+        reorder_by(&mut dropped, &w);
+        assert_eq!(dropped[0].0.path, "b");
+        assert!(
+            dropped
+                .iter()
+                .all(|(s, _)| s.why.0.iter().all(|c| c.value != 0.0)),
+            "a feature weighed at 0 is not shown: {dropped:?}"
+        );
+        assert_eq!(dropped[1].0.score, 0.0);
     }
 }
