@@ -128,7 +128,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
             }
             None => Vec::new(),
         };
-        (pieces, super::verify::with_found_docs(text, symbols))
+        (pieces, super::verify::checkable(text, symbols))
     });
     drop(parsing);
     let hash = scanned.content_hash.clone();

@@ -152,12 +152,7 @@ fn check_symbols(lines: &Lines<'_>, stored: &Stored, budget: &mut usize) -> Resu
         {
             return bad("its signature or doc comment is longer than any this build keeps");
         }
-        // The name and its line (the signature) come first, after any attributes.
-        let head = lines.span(s.start_line, s.end_line.min(s.start_line + NEAR));
-        if s.name.is_empty()
-            || !found(head, &s.name, budget)
-            || !found(head, s.signature.trim(), budget)
-        {
+        if !head_found(lines, s, budget) {
             return bad(
                 "its name or signature is not on its lines (or checking it costs too much)",
             );
@@ -169,6 +164,13 @@ fn check_symbols(lines: &Lines<'_>, stored: &Stored, budget: &mut usize) -> Resu
         }
     }
     Ok(())
+}
+
+/// Whether `s`'s name and its line (the signature) come first on its lines, after any
+/// attributes: within `NEAR` lines of its start.
+fn head_found(lines: &Lines<'_>, s: &Symbol, budget: &mut usize) -> bool {
+    let head = lines.span(s.start_line, s.end_line.min(s.start_line + NEAR));
+    !s.name.is_empty() && found(head, &s.name, budget) && found(head, s.signature.trim(), budget)
 }
 
 /// Whether `s`'s doc comment (if it has one) is in the file around it: comment lines above
@@ -197,16 +199,23 @@ fn doc_found(lines: &Lines<'_>, s: &Symbol, budget: &mut usize) -> bool {
     found_as_lines(lines, near, &doc_lines, cut, budget)
 }
 
-/// Drop each doc comment the check above would not find around its definition: a parser's
-/// error recovery can attach a comment that ends a line of code (`x := 1 // note`) to the
-/// next definition. What this build stores must pass its own check, or a teammate's import
-/// of it would be dropped (found by `index::fuzz`, on Go and TypeScript).
-pub(crate) fn with_found_docs(text: &str, mut symbols: Vec<Symbol>) -> Vec<Symbol> {
+/// The definitions as the check above finds them: each doc comment it would not find around
+/// its definition dropped, and each definition whose name it would not find near its start
+/// left out. A parser's error recovery can attach a comment that ends a line of code
+/// (`x := 1 // note`) to the next definition (Go, TypeScript), or start a definition dozens
+/// of lines above its name (Elixir: `def g(x):(` … `""" where` sixty-five lines below). What
+/// this build stores must pass its own check, or a teammate's import of it would be dropped
+/// (both found by `index::fuzz`).
+pub(crate) fn checkable(text: &str, mut symbols: Vec<Symbol>) -> Vec<Symbol> {
     let lines = Lines::new(text);
     let mut budget = text.len().saturating_mul(WORK_PER_BYTE) + (1 << 20);
+    let inside = |s: &Symbol| s.start_line >= 1 && s.start_line <= lines.count();
+    // Lines outside the file are the check's to refuse (the property test asserts there are
+    // none), not this filter's to hide.
+    let sound = |s: &Symbol| inside(s) && s.start_line <= s.end_line && s.end_line <= lines.count();
+    symbols.retain(|s| !sound(s) || head_found(&lines, s, &mut budget));
     for s in symbols.iter_mut() {
-        if s.start_line >= 1 && s.start_line <= lines.count() && !doc_found(&lines, s, &mut budget)
-        {
+        if inside(s) && !doc_found(&lines, s, &mut budget) {
             s.doc = None;
         }
     }
