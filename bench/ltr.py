@@ -13,7 +13,8 @@ baseline.
            an earlier run left (concept: run.py's --work; short questions and pasted issues:
            eval.py's --work) and saves every hit's features with the query's gold.
   fit      coordinate ascent on the weights, leaving whole repositories out (5 folds over
-           all three sets' repositories): each fold's weights are fitted on the others and
+           the repositories of all three sets, a repository out of every set at once; concept
+           rows name theirs by repos.json's URL): each fold's weights are fitted on the others and
            scored on it. A change is kept only when it gains more than LTR_MARGIN (default 2)
            queries' worth on the training folds; at 0.5 the fits chased noise and lost on the
            held-out folds. Prints, per set, language and query kind, today's order against
@@ -76,6 +77,7 @@ def collect_concept(binary, work):
             targets = [t if isinstance(t, str) else t["path"] for t in item.get("relevant", []) + item.get("secondary", [])]
             hits, kind = search(binary, d, env, item["query"], ["--no-index"])
             yield {"set": "concept", "repo": spec["name"], "language": spec["language"], "query": item["query"],
+                   "origin": spec["url"].split("github.com/")[1].removesuffix(".git"),
                    "kind": kind, "targets": targets, "hits": hits}
 
 
@@ -143,8 +145,8 @@ def metrics(r, idx):
             rel[k - 1] = 1
         ideal = sum(1 / math.log2(i + 2) for i in range(min(10, len(r["targets"]))))
         return {"ndcg10": sum(x / math.log2(i + 2) for i, x in enumerate(rel)) / ideal if ideal else 0.0}
-    files = []
-    for h in hits:
+    files = []  # as bench/eval.py's cs_rank: the first distinct files of all the hits
+    for h in (r["hits"][i] for i in idx):
         if h["path"] not in files:
             files.append(h["path"])
     out = ev.score(files, r["gold_files"])
@@ -203,8 +205,15 @@ def fit(rows, rounds=3):
     return weights
 
 
+def origin(r):
+    """The repository a question is about, whatever the set: the three sets share some (the
+    short questions' and the issues' repositories overlap, and concept holds flask, gson and
+    fmt), and a fold must leave a repository out of every set at once."""
+    return r.get("origin", r["repo"]).lower()
+
+
 def folds(rows, n=5, seed=7):
-    repos = sorted({(r["set"], r["repo"]) for r in rows})
+    repos = sorted({origin(r) for r in rows})
     random.Random(seed).shuffle(repos)
     return {rp: i % n for i, rp in enumerate(repos)}
 
@@ -291,11 +300,11 @@ def main():
     held = [None] * len(rows)
     fitted = []
     for k in sorted(set(fold.values())):
-        train = [r for r in rows if fold[(r["set"], r["repo"])] != k]
+        train = [r for r in rows if fold[origin(r)] != k]
         w = fit(train)
         fitted.append(w)
         for i, r in enumerate(rows):
-            if fold[(r["set"], r["repo"])] == k:
+            if fold[origin(r)] == k:
                 held[i] = order(r, w[r["kind"]])
     a_ = summarise(rows, today)
     b_ = summarise(rows, held)

@@ -173,7 +173,8 @@ pub struct HitRecord<'a> {
     /// `score`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explain: Option<&'a crate::search::explain::Why>,
-    /// How the query was read, which picks the learned scorer's weights (with `explain`).
+    /// How the query was read, which picks the learned scorer's weights in a hybrid search
+    /// (with `explain`; other modes are not weighed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_as: Option<crate::search::learned::Kind>,
 }

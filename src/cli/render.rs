@@ -159,7 +159,7 @@ pub fn write_text(
         let kind = Kind::of_query(q);
         writeln!(
             out,
-            "read as {} (weights: {})\n",
+            "read as {} (hybrid searches weigh its features by the `{}` row)\n",
             kind.describe(),
             kind.name()
         )?;
