@@ -25,13 +25,15 @@ baseline.
       --issues-work /tmp/evi-head --mirrors /work/.mirror --out /tmp/ltr.jsonl
   python3 bench/ltr.py fit /tmp/ltr.jsonl [--rust src/search/learned_table.rs]
 """
-import argparse, collections, json, math, os, random, statistics, subprocess, sys
+import argparse, collections, json, os, random, statistics, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import eval as ev  # noqa: E402
 
 CONCEPT = os.path.join(HERE, "..", "..", "shared", "eval", "concept")
+sys.path.insert(0, CONCEPT)
+import run as concept  # noqa: E402  (the concept set's own metric: ndcg, path_matches)
 SETS = {"shortq": os.path.join(HERE, "shortq.jsonl"),
         "issues": os.path.join(HERE, "..", "..", "shared", "eval", "dev.jsonl")}
 DEPTH = 40
@@ -134,17 +136,9 @@ def metrics(r, idx):
     """The set's own measures of the top 10 in order `idx`."""
     hits = [r["hits"][i] for i in idx][:10]
     if r["set"] == "concept":
-        ranks = []
-        for t in r["targets"]:
-            for i, h in enumerate(hits, 1):
-                if h["path"] == t or h["path"].endswith("/" + t) or t.endswith("/" + h["path"]):
-                    ranks.append(i)
-                    break
-        rel = [0] * 10
-        for k in ranks:
-            rel[k - 1] = 1
-        ideal = sum(1 / math.log2(i + 2) for i in range(min(10, len(r["targets"]))))
-        return {"ndcg10": sum(x / math.log2(i + 2) for i, x in enumerate(rel)) / ideal if ideal else 0.0}
+        ranks = [next((i for i, h in enumerate(hits, 1) if concept.path_matches(h["path"], t)), 0)
+                 for t in r["targets"]]
+        return {"ndcg10": concept.ndcg(ranks, len(r["targets"]))}
     files = []  # as bench/eval.py's cs_rank: the first distinct files of all the hits
     for h in (r["hits"][i] for i in idx):
         if h["path"] not in files:

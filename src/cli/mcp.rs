@@ -309,14 +309,14 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
     let (hits, cut) = budget::fit(result.hits, budget_tokens as usize);
     let degraded = result.degraded.as_deref();
     let mut text = String::new();
-    let kind = Kind::of_query(&result.query);
+    let kind = explain.then(|| Kind::of_query(&result.query));
     let items: Vec<HitRecord<'_>> = hits
         .iter()
         .enumerate()
         .map(|(i, h)| {
             let truncated = i + 1 == hits.len() && cut.trimmed_lines > 0;
             let mut record = HitRecord::new(h, &result.query, &branch, degraded, Some(truncated));
-            if explain {
+            if let Some(kind) = kind {
                 record = record.explained(h, kind);
             }
             text.push_str(&format!(

@@ -46,6 +46,22 @@ thread_local! {
     static TOOLS: RefCell<Option<(usize, Chunker, Tagger)>> = const { RefCell::new(None) };
 }
 
+/// Run `f` with this thread's chunker (of `chunk_tokens`) and tagger, built on first use
+/// and kept across files: building them compiles every grammar's queries.
+pub(super) fn with_tools<R>(
+    chunk_tokens: usize,
+    f: impl FnOnce(&mut Chunker, &mut Tagger) -> R,
+) -> R {
+    TOOLS.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.as_ref().map(|(n, _, _)| *n) != Some(chunk_tokens) {
+            *t = Some((chunk_tokens, Chunker::new(chunk_tokens), Tagger::default()));
+        }
+        let (_, chunker, tagger) = t.as_mut().expect("just set");
+        f(chunker, tagger)
+    })
+}
+
 /// Read, hash, filter, chunk and tag one file. The hash is taken from the bytes actually
 /// chunked, so chunks always match the content hash they are stored under even if the file
 /// changed since it was scanned. The tree-sitter work is recorded in `ledger` while it runs,
@@ -98,16 +114,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
     } else {
         language
     };
-    let (pieces, symbols) = TOOLS.with(|t| {
-        let mut t = t.borrow_mut();
-        if t.as_ref().map(|(n, _, _)| *n) != Some(cfg.chunk_tokens) {
-            *t = Some((
-                cfg.chunk_tokens,
-                Chunker::new(cfg.chunk_tokens),
-                Tagger::default(),
-            ));
-        }
-        let (_, chunker, tagger) = t.as_mut().expect("just set");
+    let (pieces, symbols) = with_tools(cfg.chunk_tokens, |chunker, tagger| {
         // Tags first, so the guard's tree is freed before the splitter parses its own. A
         // file with a tags query always has the guard's tree (same grammar).
         let tagged = tree

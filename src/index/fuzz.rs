@@ -159,25 +159,11 @@ proptest! {
     }
 }
 
-thread_local! {
-    /// One chunker per chunk size and one tagger per test thread, kept across cases as
-    /// indexing keeps them across files (`index::compute`): building them compiles every
-    /// grammar's queries, which was most of a case's time (0.8 s a case in release).
-    static TOOLS: std::cell::RefCell<(Vec<(usize, Chunker)>, Tagger)> =
-        std::cell::RefCell::new((Vec::new(), Tagger::default()));
-}
-
-/// Check `text` as every language, with this thread's chunker of `tokens` and tagger.
+/// Check `text` as every language with this thread's chunker of `tokens` and tagger, kept
+/// across cases as indexing keeps them across files (`compute::with_tools`; each test runs
+/// on a thread of its own).
 fn every_language(tokens: usize, text: &str) {
-    TOOLS.with(|t| {
-        let (chunkers, tagger) = &mut *t.borrow_mut();
-        if !chunkers.iter().any(|(n, _)| *n == tokens) {
-            chunkers.push((tokens, Chunker::new(tokens)));
-        }
-        let (_, chunker) = chunkers
-            .iter_mut()
-            .find(|(n, _)| *n == tokens)
-            .expect("just added");
+    super::compute::with_tools(tokens, |chunker, tagger| {
         for language in languages() {
             check(language, text, chunker, tagger);
         }
@@ -189,11 +175,7 @@ fn every_language(tokens: usize, text: &str) {
 #[test]
 fn the_shrunk_input_the_property_test_found_passes_as_every_language() {
     let text = "\"\"\"*/日本語  do\nint main(void) //interface I (\nfunction k() {``````}::#end\nfunction k() class C \"\r\n'\u{9b775} do\nfunc H() \r\n\t | \n\n\\(\n    ```//\n\t\n<<EOF\n\"é::<?php ";
-    let mut chunker = Chunker::new(64);
-    let mut tagger = Tagger::default();
-    for language in languages() {
-        check(language, text, &mut chunker, &mut tagger);
-    }
+    every_language(64, text);
 }
 
 /// Found by the property test at 20,000 cases in release (its minimal input): Elixir's
