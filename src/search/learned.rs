@@ -98,6 +98,12 @@ fn group(feature: &Feature) -> Option<usize> {
     })
 }
 
+/// Whether the scorer weighs `feature` for a query of `kind` at all: a stage whose every
+/// contribution would be weighed at 0 need not run.
+pub fn weighs(kind: Kind, feature: &Feature) -> bool {
+    group(feature).is_none_or(|g| WEIGHTS[kind.row()][g] != 0.0)
+}
+
 /// Weigh each candidate's contributions by the row of `kind` and order the candidates by the
 /// weighted sum, best first (ties by path and line, as ranking orders them). Each
 /// contribution shown by `--explain` is the weighted one, so they still sum to the score. A
@@ -148,6 +154,17 @@ mod tests {
             why,
         };
         (s, Vec::new())
+    }
+
+    #[test]
+    fn a_feature_is_weighed_where_its_row_gives_it_a_weight() {
+        for kind in [Kind::Name, Kind::Topic, Kind::Behaviour, Kind::Issue] {
+            let row = WEIGHTS[kind.row()];
+            assert_eq!(weighs(kind, &Feature::Evidence), row[11] != 0.0);
+            assert_eq!(weighs(kind, &Feature::FileLists), row[9] != 0.0);
+            // History's partners are placed, not weighed: always kept.
+            assert!(weighs(kind, &Feature::ChangedWith));
+        }
     }
 
     #[test]

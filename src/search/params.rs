@@ -85,12 +85,12 @@ pub mod rerank {
     /// the part's name, not the topic (`phoenix` in `lib/phoenix/*.ex`); 0.2 and 0.5
     /// measured lower.
     pub const TOPIC_MAX_SHARE: f64 = 0.35;
-    /// The share of the file lifts above that a question describing what one piece of code
-    /// does gets ("Returns the path of the global gitignore file"; `search::wording`): its
-    /// answer is a function, often in a file whose name the question does not say. Short
-    /// questions MRR@10 0.734 → 0.749 and Func@10 0.767 → 0.787 (0 and 0.1 to 0.5 measured
-    /// lower); no concept question reads so. The vector list's files, a file lift too, get
-    /// the same share (`Ranking::for_query`).
+    /// The share of the vector list's files' weight that a question describing what one
+    /// piece of code does gets ("Returns the path of the global gitignore file";
+    /// `search::wording`): its answer is a function, often in a file whose name the question
+    /// does not say. It was the share of every file lift above too (short questions MRR@10
+    /// 0.734 → 0.749, Func@10 0.767 → 0.787), until the learned scorer weighed that evidence
+    /// at 0 for such a question and the stage stopped running for it (`search::learned`).
     pub const FILES_FOR_BEHAVIOUR: f64 = 0.3;
     /// The definition of the name that is the whole query (`Logger`): first, whatever the
     /// fusion said.

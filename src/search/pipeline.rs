@@ -24,12 +24,7 @@ pub fn search(
     q: Query,
     opts: &SearchOptions,
 ) -> Result<SearchResult, SearchError> {
-    let Context {
-        db,
-        chunks,
-        config,
-        branch,
-    } = *cx;
+    let Context { chunks, config, .. } = *cx;
     let glob = compile_glob(opts.path_glob.as_deref())?;
     let lang = opts.lang;
     let s = &config.search;
@@ -81,18 +76,13 @@ pub fn search(
         let weight = of(Id::Definitions).weight_in(opts.mode, &ranking.weights);
         lists.push((Source::Symbol, weight, found));
     }
-    let question = opts.mode == Mode::Hybrid && ranking.shape == params::Shape::Question;
-    let definitions = if question {
-        retrieve::definitions_named(db, branch, &reading.names.names)?
-    } else {
-        Vec::new()
-    };
-    let ev = rerank::Evidence {
+    let kind = learned::Kind::of(&reading);
+    let definitions = evidence_definitions(cx, opts.mode, &ranking, &reading, kind)?;
+    let ev = definitions.as_deref().map(|definitions| rerank::Evidence {
         keywords: &reading.keywords,
         names: &reading.names,
-        definitions: &definitions,
-        describes_behaviour: ranking.describes_behaviour,
-    };
+        definitions,
+    });
     let (vector_files, vector_file_weight) = semantic::file_list(&lists, opts.mode, &ranking);
     let found = rank::Found {
         lists: &lists,
@@ -100,7 +90,7 @@ pub fn search(
         title_files: &title_files,
         vector_files: (&vector_files, vector_file_weight),
         past: &past,
-        evidence: question.then_some(&ev),
+        evidence: ev.as_ref(),
     };
     let plan = rank::Plan {
         q: &q,
@@ -111,7 +101,7 @@ pub fn search(
     let mut ranked = rank::rank(cx, &plan, found)?;
     // The learned weights were fitted on hybrid searches; other modes are ablations of it.
     if opts.mode == Mode::Hybrid {
-        learned::reorder(&mut ranked, learned::Kind::of(&reading));
+        learned::reorder(&mut ranked, kind);
     }
     if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
         cochange::add_partners(cx, &mut ranked)?;
@@ -128,6 +118,30 @@ pub fn search(
         query: q,
         degraded,
     })
+}
+
+/// The definitions named by the query that the second stage's evidence reads (`rerank`), or
+/// `None` when the stage does not run: it runs for a question in hybrid mode, unless the
+/// scorer weighs it at 0 for the question's kind (a description of one function:
+/// bench/ltr.py's fit).
+fn evidence_definitions(
+    cx: &Context<'_>,
+    mode: Mode,
+    ranking: &params::Ranking,
+    reading: &Reading,
+    kind: learned::Kind,
+) -> Result<Option<Vec<crate::store::catalog::SymbolHit>>, SearchError> {
+    let runs = mode == Mode::Hybrid
+        && ranking.shape == params::Shape::Question
+        && learned::weighs(kind, &super::explain::Feature::Evidence);
+    if !runs {
+        return Ok(None);
+    }
+    Ok(Some(retrieve::definitions_named(
+        cx.db,
+        cx.branch,
+        &reading.names.names,
+    )?))
 }
 
 /// The vector list of a retrieval with its weight in `mode`, and the note on why vectors

@@ -25,9 +25,6 @@ pub(super) struct Evidence<'a> {
     /// Definitions on the branch whose name is one of those names (or, for a name ending
     /// in `!` or `?` that nothing defines, the name without it).
     pub definitions: &'a [SymbolHit],
-    /// The question describes what one piece of code does (`search::wording`): whole
-    /// files are lifted much less.
-    pub describes_behaviour: bool,
 }
 
 /// Re-rank `spans` (best first; `chunk_of_span` maps each member to its chunk) by the
@@ -42,12 +39,7 @@ pub(super) fn rerank(
     let Some(top) = spans.first().map(|s| s.score) else {
         return;
     };
-    let scale = if ev.describes_behaviour {
-        p::FILES_FOR_BEHAVIOUR
-    } else {
-        1.0
-    };
-    let file_lift = file_lifts(spans, ev.keywords, scale);
+    let file_lift = file_lifts(spans, ev.keywords);
     let defined = Defined::of(ev.definitions);
     // A query that reads as a name (not a path), defined in some result, asks for a
     // definition: a file that holds none is not lifted for its name (`initializable.rb` for
@@ -107,8 +99,8 @@ pub(super) fn rerank(
 
 /// The lift of each file, in shares of the best score: the share of the question's words
 /// its path holds, whether it is named after the question's topic, and its share of the
-/// best file's summed span scores; times `scale`.
-fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String, FileLift> {
+/// best file's summed span scores.
+fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, FileLift> {
     let mut sum: HashMap<String, f64> = HashMap::new();
     for s in spans {
         *sum.entry(s.path.clone()).or_default() += s.score;
@@ -137,8 +129,8 @@ fn file_lifts(spans: &[Span], keywords: &[String], scale: f64) -> HashMap<String
             let topical = topic.is_some_and(|t| evidence::named_after(t, path));
             let topical = if topical { p::TOPIC_FILE } else { 0.0 };
             let lift = FileLift {
-                matches: scale * p::COHERENCE * coherence,
-                name: scale * (p::PATH * named + topical),
+                matches: p::COHERENCE * coherence,
+                name: p::PATH * named + topical,
             };
             (path.clone(), lift)
         })
@@ -282,7 +274,6 @@ mod tests {
             keywords: &r.keywords,
             names: &r.names,
             definitions: defs,
-            describes_behaviour: r.describes_behaviour,
         };
         rerank(spans, chunks, &ev, &|_| 1.0);
         spans.iter().map(|s| s.path.clone()).collect()
@@ -419,17 +410,15 @@ mod tests {
     }
 
     #[test]
-    fn a_description_of_one_function_keeps_its_best_chunk_first() {
-        // `pool.c`'s chunk answers best; `WorkQueue.h` only has "queue" in its name. A topic
-        // question lifts the file it names; a description of what a function does keeps the
-        // function (with the whole file lift `WorkQueue.h` would win this one too).
+    fn a_topic_question_lifts_the_file_it_names() {
+        // `pool.c`'s chunk answers best; `WorkQueue.h` has "queue" in its name, and a topic
+        // question lifts the file it names. (A description of what one function does is not
+        // re-ranked: the learned scorer weighs this evidence at 0 for it, `search::learned`.)
         let files = [
             ("lib/common/pool.c", 1.0),
             ("contrib/utils/WorkQueue.h", 0.8),
             ("lib/other.c", 0.5),
         ];
-        let described = "Returns 1 if the queue is full and 0 otherwise.";
-        assert_eq!(first_for(described, &files), "lib/common/pool.c");
         assert_eq!(
             first_for("queue full or otherwise", &files),
             "contrib/utils/WorkQueue.h"
