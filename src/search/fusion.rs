@@ -93,8 +93,13 @@ pub fn merge_spans(mut spans: Vec<Span>, gap: u32, max_lines: u32) -> Vec<Span> 
             let touches = s.start <= last.end.saturating_add(gap + 1)
                 && s.end.max(last.end) - last.start < max_lines;
             if last.path == s.path && (overlaps || touches) {
+                // The best member's chunk leads the members (`search::trim` cuts a hit to
+                // the definition around it).
                 let (hi, lo) = if s.score > last.score {
                     last.why = std::mem::take(&mut s.why);
+                    let rest = std::mem::take(&mut last.members);
+                    last.members = std::mem::take(&mut s.members);
+                    last.members.extend(rest);
                     (s.score, last.score)
                 } else {
                     (last.score, s.score)
@@ -209,5 +214,20 @@ mod tests {
             80,
         );
         assert_eq!(overlap.len(), 1);
+    }
+
+    #[test]
+    fn the_best_member_leads_a_merged_span() {
+        // `search::trim` cuts a hit around its first member.
+        let merged = merge_spans(
+            vec![
+                span("a.rs", 1, 10, 0.2, 0),
+                span("a.rs", 11, 20, 0.5, 1),
+                span("a.rs", 21, 30, 0.3, 2),
+            ],
+            0,
+            80,
+        );
+        assert_eq!(merged[0].members, vec![1, 0, 2]);
     }
 }

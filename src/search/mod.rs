@@ -28,6 +28,7 @@ pub mod retrievers;
 pub(crate) mod semantic;
 pub(crate) mod source;
 pub(crate) mod thirdparty;
+pub(crate) mod trim;
 mod types;
 mod wording;
 mod wordlists;

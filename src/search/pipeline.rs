@@ -15,6 +15,7 @@ use super::types::{
 };
 use super::{
     background, cochange, defs, gather, learned, llm, params, rank, rerank, retrieve, semantic,
+    trim,
 };
 use crate::store::{ChunkRow, ChunkStore};
 
@@ -24,7 +25,9 @@ pub fn search(
     q: Query,
     opts: &SearchOptions,
 ) -> Result<SearchResult, SearchError> {
-    let Context { chunks, config, .. } = *cx;
+    let Context {
+        db, chunks, config, ..
+    } = *cx;
     let glob = compile_glob(opts.path_glob.as_deref())?;
     let lang = opts.lang;
     let s = &config.search;
@@ -107,6 +110,9 @@ pub fn search(
         cochange::add_partners(cx, &mut ranked)?;
     }
     ranked.truncate(limit);
+    if trim::cuts(kind) {
+        trim::to_definitions(db, &mut ranked)?;
+    }
     let mut hits = with_text(chunks, ranked)?;
     if let (Some(c), true) = (&chat, config.llm.rerank) {
         if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {

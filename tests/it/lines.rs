@@ -156,3 +156,62 @@ fn a_question_that_spells_out_a_function_name_shows_that_function_first() {
     let hits = repo.search(question, &[]);
     assert!(first_hit_holds_setter(&repo, &hits), "{hits:#?}");
 }
+
+/// A module of three functions, each long enough to be a chunk of its own, each about the
+/// retry backoff, one blank line apart: their chunks touch, so ranking merges them into one
+/// hit.
+fn retry_policy() -> TestRepo {
+    let function = |name: &str, n: u32| {
+        let mut f = format!(
+            "def {name}(policy, attempt, limit={n}):\n    \"\"\"The {name} for the retry backoff of one attempt.\"\"\"\n"
+        );
+        for i in 0..14 {
+            f.push_str(&format!(
+                "    {name}_step_{i} = policy.retry_backoff_{name}(attempt + {i}, limit) * {}\n",
+                i + 2
+            ));
+        }
+        f.push_str(&format!("    return {name}_step_0 + {name}_step_13\n"));
+        f
+    };
+    let body = format!(
+        "\"\"\"How requests are retried.\"\"\"\n\n{}\n{}\n{}",
+        function("delay", 3),
+        function("budget", 5),
+        function("jitter", 7)
+    );
+    TestRepo::with_files(&[("policy.py", body.as_str())])
+}
+
+#[test]
+fn a_topic_gets_the_definition_of_its_best_lines_and_a_description_the_window() {
+    let repo = retry_policy();
+    let text = std::fs::read_to_string(repo.path().join("policy.py")).unwrap();
+    let starts: Vec<u64> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("def "))
+        .map(|(i, _)| i as u64 + 1)
+        .collect();
+    assert_eq!(starts.len(), 3);
+    let method_of = |line: u64| starts.iter().rposition(|&s| s <= line);
+    // A topic: the hit is one function, not the merged window of all three.
+    let hits = repo.search("retry backoff", &[]);
+    let first = &hits[0];
+    let (start, end) = (
+        first["start_line"].as_u64().unwrap(),
+        first["end_line"].as_u64().unwrap(),
+    );
+    assert!(
+        method_of(start).is_some() && method_of(start) == method_of(end),
+        "{hits:#?}"
+    );
+    // A description of what one function does keeps the window its chunks merged into.
+    let hits = repo.search("Returns the retry backoff delay for the attempt", &[]);
+    let first = &hits[0];
+    assert_ne!(
+        method_of(first["start_line"].as_u64().unwrap()),
+        method_of(first["end_line"].as_u64().unwrap()),
+        "{hits:#?}"
+    );
+}
