@@ -24,7 +24,8 @@ pub enum Feature {
         /// The factor.
         factor: f64,
     },
-    /// Neighbouring chunks merged into the hit: a tenth of their scores.
+    /// Neighbouring chunks merged into the hit: a tenth of their scores. A name's or a
+    /// topic's hit may show fewer of them (`search::trim`); they still counted.
     Neighbours {
         /// How many chunks were merged in.
         chunks: usize,
@@ -46,7 +47,9 @@ impl Feature {
         match self {
             Feature::Retrieved { by, rank } => format!("{} found it at rank {rank}", by.name()),
             Feature::PathAndRecency { factor } => format!("path prior and recency (x{factor:.2})"),
-            Feature::Neighbours { chunks } => format!("{chunks} neighbouring chunk(s) merged in"),
+            Feature::Neighbours { chunks } => {
+                format!("{chunks} touching chunk(s) of the file matched too")
+            }
             Feature::FileLists => "whole-file lists ranked its file".into(),
             Feature::FileOnly => "only whole-file lists found its file".into(),
             Feature::Evidence => "the question's words in its path, topic or definition".into(),
