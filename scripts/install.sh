@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --build-only
 # The release profile aborts on a panic (Cargo.toml), so no unwind table is ever read: without
-# them the binary is 10 MB (7%) smaller (bench/RESULTS.md, twenty-second session). Build
+# them the binary is 10 MB (7%) smaller (bench/history/2026-11-27.md, twenty-second session). Build
 # scripts and proc macros still unwind: rustc keeps the tables a panic=unwind build needs.
 RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-C force-unwind-tables=no" cargo install --locked --path .
 bin="$(command -v git-codesearch || echo "${CARGO_HOME:-$HOME/.cargo}/bin/git-codesearch")"
