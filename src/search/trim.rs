@@ -93,7 +93,7 @@ impl Definitions {
             .position(|&i| i == 0)
             .expect("the best chunk is kept");
         // Touching as ranking merges: at most one line apart (a blank line between).
-        let touch = |a: usize, b: usize| parts[b].start_line <= parts[a].end_line + 2;
+        let touch = |a: usize, b: usize| parts[b].start_line <= parts[a].end_line.saturating_add(2);
         let (mut first, mut last) = (lead, lead);
         while first > 0 && touch(same[first - 1], same[first]) {
             first -= 1;
