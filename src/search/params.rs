@@ -153,9 +153,6 @@ pub struct Ranking {
     /// Weight of the vector list's files as a file list (0: not used). The one weight
     /// outside [`Ranking::weights`]: it weighs a list no retriever of its own makes.
     pub vector_files: f64,
-    /// The query is a question that describes what one piece of code does
-    /// (`search::wording`) rather than naming a topic.
-    pub describes_behaviour: bool,
 }
 
 impl Ranking {
@@ -175,7 +172,7 @@ impl Ranking {
     /// where the chunk list alone at 1.0 gave 0.873 and 0.744; bench/RESULTS.md and bench/history/). A
     /// question naming a topic weighs the definitions its words name at
     /// [`TOPIC_DEFINITIONS`] of a description's, and a description gets
-    /// [`rerank::FILES_FOR_BEHAVIOUR`] of the vector files' weight, as of every file lift.
+    /// [`rerank::FILES_FOR_BEHAVIOUR`] of the vector files' weight.
     pub fn for_query(s: &SearchConfig, reading: &Reading) -> Ranking {
         let shape = reading.shape;
         let mut weights = s.weights.clone();
@@ -197,10 +194,9 @@ impl Ranking {
         } else {
             definitions * TOPIC_DEFINITIONS
         };
-        // The vector list's files are a file lift like the path and topic lifts, and a
-        // description's answer is one function: it gets the same share of them (static
-        // vectors, short questions Func@10 0.791 → 0.795, MRR@10 0.754 → 0.751; check set
-        // 0.795 → 0.804, 0.823 → 0.821).
+        // The vector list's files are a file lift, and a description's answer is one
+        // function: it gets a share of them (static vectors, short questions Func@10 0.791 →
+        // 0.795, MRR@10 0.754 → 0.751; check set 0.795 → 0.804, 0.823 → 0.821).
         let vector_files = if describes_behaviour {
             vector_files * rerank::FILES_FOR_BEHAVIOUR
         } else {
@@ -214,7 +210,6 @@ impl Ranking {
             file_spans: FILE_SPANS,
             definition_files: DEFINITION_FILES,
             vector_files,
-            describes_behaviour,
         }
     }
 }
@@ -258,7 +253,10 @@ mod tests {
         let ranking = |q: &str| Ranking::for_query(&s, &read(q));
         let described = ranking("Returns the type adapter for the given type");
         let topic = ranking("type adapter factories and how they are selected");
-        assert!(described.describes_behaviour && !topic.describes_behaviour);
+        assert!(
+            read("Returns the type adapter for the given type").describes_behaviour
+                && !read("type adapter factories and how they are selected").describes_behaviour
+        );
         assert_eq!(described.weights.definitions, s.weights.definitions);
         assert!(
             topic.weights.definitions > 0.0

@@ -76,15 +76,21 @@ pub(super) fn rerank(
                 add += lift.name;
             }
         }
+        // The member holding the best-lifted definition, and that lift.
         let definition = s
             .members
             .iter()
-            .filter_map(|&m| chunk_of_span.get(m))
-            .flat_map(|c| defined.in_chunk(c))
-            .map(|d| definition_lift(&s.path, d, ev.names))
-            .reduce(f64::max);
-        if let Some(d) = definition {
+            .enumerate()
+            .filter_map(|(at, &m)| chunk_of_span.get(m).map(|c| (at, c)))
+            .flat_map(|(at, c)| defined.in_chunk(c).map(move |d| (at, d)))
+            .map(|(at, d)| (at, definition_lift(&s.path, d, ev.names)))
+            .reduce(|a, b| if b.1 > a.1 { b } else { a });
+        if let Some((at, d)) = definition {
             add += d;
+            // The definition is why the span ranks: it leads the members, so a hit cut to
+            // its first member's definition (`search::trim`) keeps it.
+            let member = s.members.remove(at);
+            s.members.insert(0, member);
             if !s.sources.contains(&Source::Symbol) {
                 s.sources.push(Source::Symbol);
                 s.sources.sort();
@@ -407,6 +413,25 @@ mod tests {
             .map(|(i, (path, score))| span(path, *score, i))
             .collect();
         ranked(q, &mut spans, &chunks, &[]).remove(0)
+    }
+
+    #[test]
+    fn the_chunk_holding_a_named_definition_leads_its_span() {
+        // A window of two chunks of `log.rs`: an `impl` that fused best, then the
+        // `struct Logger` the query names. The struct's chunk now leads the members, so a
+        // hit cut to its first member's definition (`search::trim`) keeps it.
+        let chunks = vec![chunk("h", 60, 90), chunk("h", 1, 59)];
+        let mut window = span("src/log.rs", 1.0, 0);
+        window.members = vec![0, 1];
+        let mut spans = vec![window, span("src/other.rs", 0.5, 0)];
+        ranked(
+            "Logger",
+            &mut spans,
+            &chunks,
+            &[definition("h", "Logger", "struct", 1)],
+        );
+        assert_eq!(spans[0].path, "src/log.rs");
+        assert_eq!(spans[0].members, vec![1, 0]);
     }
 
     #[test]

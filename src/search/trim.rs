@@ -2,14 +2,17 @@
 //! to `MERGE_MAX_LINES` lines, so a file found by several chunks ranks as one region; but a
 //! query that names a thing or a topic asks for a definition or a file, and the lines
 //! around the best chunk that belong to other definitions are what an agent reads before it
-//! reaches the next file. So for such a query each shown hit is cut to its best chunk and
-//! the touching chunks inside the same outermost definition (a function, or a whole class
-//! with its methods), or, for a best chunk outside every definition, the touching chunks
-//! outside every definition too. The hit keeps its score and place: which files come first
-//! does not change, only how many lines each shows.
+//! reaches the next file. So for such a query each shown hit is cut to its leading chunk
+//! (the best one, or the one holding a definition the question names: `search::rerank`
+//! moves it first) and the touching chunks inside the same outermost definition (a
+//! function, or a whole class with its methods), or, for a leading chunk outside every
+//! definition, the touching chunks outside every definition too; a chunk that no one
+//! definition holds whole (the end of one function and the start of the next) counts as
+//! outside. The hit keeps its score and place: which files come first does not change, only
+//! how many lines each shows.
 //!
 //! Cutting at the innermost definition (a method) saved more (concept questions' tokens
-//! before the first relevant file 156 → 120, against 130) and lost more lines: a class's
+//! before the first relevant file 156 → 120, against 129) and lost more lines: a class's
 //! next method is often the one asked for (short questions' Func@10 0.802 → 0.795, where the
 //! outermost cut keeps 0.802). A question that describes what one function does, and a
 //! pasted issue, keep the whole window: their measures are the lines, and a neighbour in the
@@ -28,9 +31,10 @@ pub fn cuts(kind: Kind) -> bool {
     matches!(kind, Kind::Name | Kind::Topic)
 }
 
-/// Cut each of `hits` (their members' best chunk first, as `fusion::merge_spans` leaves
-/// them) to the definition around its best chunk. Reads the definitions of the contents of
-/// the hits that merged chunks, at most one statement for the shown hits.
+/// Cut each of `hits` (their leading chunk first, as `fusion::merge_spans` and
+/// `search::rerank` leave them) to the definition around it. Reads the definitions of the
+/// contents of the hits that merged chunks: one statement for the shown hits (per 500
+/// contents).
 pub fn to_definitions(db: &Db, hits: &mut [Ranked]) -> Result<(), SearchError> {
     let mut hashes: Vec<String> = hits
         .iter()
