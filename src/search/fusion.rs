@@ -79,6 +79,12 @@ pub struct Span {
     pub why: Why,
 }
 
+/// Whether lines starting at `start` touch lines ending at `end`: at most `gap` lines lie
+/// between them.
+pub fn touching(end: u32, start: u32, gap: u32) -> bool {
+    start <= end.saturating_add(gap + 1)
+}
+
 /// Merge spans of the same file that overlap, or that touch (`gap` lines apart at most)
 /// while the merged span stays within `max_lines`. The merged score is the best member's
 /// plus a tenth of the others', so a region found by several chunks ranks a little higher
@@ -90,8 +96,8 @@ pub fn merge_spans(mut spans: Vec<Span>, gap: u32, max_lines: u32) -> Vec<Span> 
     for mut s in spans {
         if let Some(last) = out.last_mut() {
             let overlaps = s.start <= last.end;
-            let touches = s.start <= last.end.saturating_add(gap + 1)
-                && s.end.max(last.end) - last.start < max_lines;
+            let touches =
+                touching(last.end, s.start, gap) && s.end.max(last.end) - last.start < max_lines;
             if last.path == s.path && (overlaps || touches) {
                 // The best member's chunk leads the members (`search::trim` cuts a hit to
                 // the definition around it).

@@ -27,6 +27,9 @@ const DEFINITION_FILES: usize = 30;
 pub const MISSING_WORD_COST: f64 = 0.5;
 /// Touching chunks of one file are merged into one hit up to this many lines.
 pub const MERGE_MAX_LINES: u32 = 60;
+/// Chunks of one file at most this many lines apart touch (a blank line between): they
+/// merge into one hit (`fusion::merge_spans`), and a cut hit keeps them (`search::trim`).
+pub const MERGE_GAP: u32 = 1;
 /// Recency: a file edited `d` days ago gets `recency_boost * exp(-d / RECENCY_DAYS)` more.
 pub const RECENCY_DAYS: f64 = 14.0;
 /// Best-matching past commits whose files are ranked (10 and 40 measured no better;

@@ -19,7 +19,7 @@ use crate::config::Config;
 use crate::lang::Language;
 use crate::store::{ChunkRef, ChunkStore};
 
-use super::params::{MERGE_MAX_LINES, RECENCY_DAYS};
+use super::params::{MERGE_GAP, MERGE_MAX_LINES, RECENCY_DAYS};
 
 /// What the retrievers found: chunk lists (source, weight, chunks), whole files (content
 /// hashes) for the query and for its title, and files of matching past commits, best first.
@@ -201,7 +201,7 @@ impl Place<'_> {
             }
         }
         Spans {
-            merged: fusion::merge_spans(spans, 1, MERGE_MAX_LINES),
+            merged: fusion::merge_spans(spans, MERGE_GAP, MERGE_MAX_LINES),
             chunks,
         }
     }

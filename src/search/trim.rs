@@ -22,6 +22,7 @@
 use std::collections::HashMap;
 
 use super::learned::Kind;
+use super::params::MERGE_GAP;
 use super::types::{Ranked, SearchError};
 use crate::store::catalog::SymbolHit;
 use crate::store::{ChunkRef, Db};
@@ -96,8 +97,10 @@ impl Definitions {
             .iter()
             .position(|&i| i == 0)
             .expect("the best chunk is kept");
-        // Touching as ranking merges: at most one line apart (a blank line between).
-        let touch = |a: usize, b: usize| parts[b].start_line <= parts[a].end_line.saturating_add(2);
+        // Touching as ranking merges them.
+        let touch = |a: usize, b: usize| {
+            super::fusion::touching(parts[a].end_line, parts[b].start_line, MERGE_GAP)
+        };
         let (mut first, mut last) = (lead, lead);
         while first > 0 && touch(same[first - 1], same[first]) {
             first -= 1;
