@@ -5,14 +5,16 @@
 //! called when an EOF is encountered") asks for one function, in whatever file holds it.
 //! The second stage (`search::rerank`) lifts whole files for the first kind and much less
 //! for the second. No tagger ships here, so the test is the shape English gives such a
-//! description: a verb followed by its object's determiner (perhaps after a particle: "Set
-//! up all of the …"), a word no list knows followed by an article (an imperative verb the
-//! list lacks: "Convolve an ndarray …"), a noun for a routine followed by what it does, or
-//! "whether"; a leading condition ending in a comma ("If needed, get a …") is skipped.
+//! description: a first word that can be a verb followed by its object's determiner
+//! (perhaps after a particle: "Set up all of the …", "Convolve an ndarray …"), a noun for a
+//! routine followed by what it does, or "whether"; a leading condition ending in a comma
+//! ("If needed, get a …") is skipped. English puts no noun before a determiner, so a verb
+//! needs no list: a list of the words that are never one (`NOT_VERBS`) does.
 
+use super::query::is_stop_word;
 use super::wordlists::{
     COMMANDS, CONDITIONS, CONDITION_WORDS, DETERMINERS, NOT_VERBS, PARTICLES, ROUTINES,
-    ROUTINE_CLAUSES, VERBS,
+    ROUTINE_CLAUSES,
 };
 
 /// One word of a question, with what its punctuation says.
@@ -59,29 +61,39 @@ pub(super) fn describes_behaviour(raw: &str) -> bool {
     if COMMANDS.contains(&word) {
         return false;
     }
-    let begins_object =
-        |w: &str| DETERMINERS.contains(&w) || w.starts_with(|c: char| c.is_ascii_digit());
-    if is_verb(word) {
-        // "Set up all of the …": the object begins after the particle.
-        let object = match tokens.get(2) {
-            Some(third) if PARTICLES.contains(&next) => third.word.as_str(),
-            _ => next,
-        };
-        return begins_object(object);
+    if first.stop || !can_be_verb(word) {
+        return false;
     }
-    matches!(next, "a" | "an" | "the") && second.lower && !first.stop && unknown_verb(word)
+    // "Set up all of the …": the object begins after the particle.
+    let object = match tokens.get(2) {
+        Some(third) if PARTICLES.contains(&next) => third,
+        _ => second,
+    };
+    begins_object(object)
 }
 
-/// Whether `word`, followed by an article, is an imperative verb no list here knows
-/// ("Convolve an ndarray …", "Obtain the url …"): English puts no noun there. A gerund
-/// ("loading the config" may name a topic) and a past tense ("Fixed a crash …" reports)
-/// are not, nor any word the lists give another part.
-fn unknown_verb(word: &str) -> bool {
+/// Whether `t` can begin a verb's object: a determiner or a number ("Returns *true* if …",
+/// "Returns *1* if …"). An article typed in capitals is not one ("Class *A* network").
+fn begins_object(t: &Token) -> bool {
+    let w = t.word.as_str();
+    let article_in_capitals = matches!(w, "a" | "an") && !t.lower;
+    (DETERMINERS.contains(&w) || w.starts_with(|c: char| c.is_ascii_digit()))
+        && !article_in_capitals
+}
+
+/// Whether `word` can be the imperative or third-person verb that opens a description
+/// ("Convolve an ndarray …", "Returns the …"): a plain word that no list here gives another
+/// part, and no stop word but the verbs among them ("Get the …", "Lets the caller …"). A
+/// gerund ("loading the config" may name a topic) and a past tense ("Fixed a crash …"
+/// reports) are not.
+fn can_be_verb(word: &str) -> bool {
     let gerund = word.len() > 5 && word.ends_with("ing");
     let past = word.len() > 4 && word.ends_with("ed");
+    let stop = is_stop_word(word) && !matches!(word, "get" | "let" | "lets");
     word.chars().all(|c| c.is_ascii_alphabetic())
         && !gerund
         && !past
+        && !stop
         && NOT_VERBS.binary_search(&word).is_err()
         && ![DETERMINERS, CONDITIONS, PARTICLES, ROUTINES]
             .iter()
@@ -105,25 +117,12 @@ fn after_condition(tokens: &[Token]) -> usize {
         .map_or(0, |i| i + 1)
 }
 
-/// Whether `word` is one of [`VERBS`] or its third person (`returns`, `matches`,
-/// `copies`).
-fn is_verb(word: &str) -> bool {
-    let base = |w: &str| VERBS.binary_search(&w).is_ok();
-    base(word)
-        || word
-            .strip_suffix("ies")
-            .is_some_and(|s| base(&format!("{s}y")))
-        || word.strip_suffix("es").is_some_and(base)
-        || word.strip_suffix('s').is_some_and(base)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn verbs_are_sorted_for_binary_search() {
-        assert!(VERBS.windows(2).all(|w| w[0] < w[1]));
+    fn not_verbs_are_sorted_for_binary_search() {
         assert!(NOT_VERBS.windows(2).all(|w| w[0] < w[1]));
     }
 
@@ -151,6 +150,8 @@ mod tests {
             "If the file is missing, create the file",
             "Given a type annotation, store all the name nodes it refers to.",
             "Ping the server",
+            "Get the default color",
+            "Lets the caller choose a format",
         ] {
             assert!(describes_behaviour(q), "{q}");
         }
@@ -193,6 +194,8 @@ mod tests {
             "Class A network address parsing",
             "Fixed a crash when opening a file",
             "Using the cache for lookups",
+            "Via the proxy settings",
+            "More the merrier",
             "Router",
             "Returns",
             "",
