@@ -143,6 +143,9 @@ fn evidence_definitions(
     if !runs {
         return Ok(None);
     }
+    // Named so a trace (and a test) can tell the stage ran: its weight alone cannot, since a
+    // feature weighed at 0 leaves no trace in `--explain`.
+    tracing::debug!("evidence stage: reading the definitions the question names");
     Ok(Some(retrieve::definitions_named(
         cx.db,
         cx.branch,

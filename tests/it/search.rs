@@ -380,6 +380,26 @@ fn explain_shows_each_features_share_and_the_shares_sum_to_the_score() {
     );
 }
 
+/// The evidence stage (paths, topics and the definitions a question names) runs only for the
+/// kinds of query the learned scorer weighs it for: a question saying what one function does
+/// skips it, with its definitions lookup, rather than computing lifts weighed at 0.
+#[test]
+fn a_stage_the_learned_scorer_weighs_at_zero_does_not_run() {
+    let repo = fixture();
+    repo.run_ok(&["index", "-q"], 0);
+    let stage_ran = |query: &str| {
+        let out = repo
+            .cmd(&["search", "-q", "-n", "5", "--", query])
+            .env("GIT_CODESEARCH_TRACE", "git_codesearch=debug")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{query}: {out:?}");
+        String::from_utf8_lossy(&out.stderr).contains("evidence stage")
+    };
+    assert!(stage_ran("where do we retry failed uploads"));
+    assert!(!stage_ran("Returns the configuration loaded from a file"));
+}
+
 #[test]
 fn an_unknown_language_is_refused_by_name_before_anything_is_indexed() {
     let repo = fixture();
