@@ -8,8 +8,10 @@
 //! description: a first word that can be a verb followed by its object's determiner
 //! (perhaps after a particle: "Set up all of the …", "Convolve an ndarray …"), a noun for a
 //! routine followed by what it does, or "whether"; a leading condition ending in a comma
-//! ("If needed, get a …") is skipped. English puts no noun before a determiner, so a verb
-//! needs no list: a list of the words that are never one (`NOT_VERBS`) does.
+//! ("If needed, get a …") is skipped. A noun seldom comes before a lower-case article, so a
+//! verb needs no list, only the stop words and the other words that are never one
+//! (`NOT_VERBS`); the objects a noun does come before are told apart by what follows them
+//! ("middleware *that handles*", "Python *3 compatibility*").
 
 use super::query::is_stop_word;
 use super::wordlists::{
@@ -65,25 +67,43 @@ pub(super) fn describes_behaviour(raw: &str) -> bool {
         return false;
     }
     // "Set up all of the …": the object begins after the particle.
-    let object = match tokens.get(2) {
-        Some(third) if PARTICLES.contains(&next) => third,
-        _ => second,
-    };
-    begins_object(object)
+    let object = if PARTICLES.contains(&next) { 2 } else { 1 };
+    begins_object(tokens, object)
 }
 
-/// Whether `t` can begin a verb's object: a determiner or a number ("Returns *true* if …",
-/// "Returns *1* if …"). An article typed in capitals is not one ("Class *A* network").
-fn begins_object(t: &Token) -> bool {
+/// Whether `tokens[at]` can begin a verb's object, judged with the word after it where a
+/// noun could come before it too.
+fn begins_object(tokens: &[Token], at: usize) -> bool {
+    let Some(t) = tokens.get(at) else {
+        return false;
+    };
+    let then = tokens.get(at + 1).map(|n| n.word.as_str());
     let w = t.word.as_str();
-    let article_in_capitals = matches!(w, "a" | "an") && !t.lower;
-    (DETERMINERS.contains(&w) || w.starts_with(|c: char| c.is_ascii_digit()))
-        && !article_in_capitals
+    match w {
+        // In capitals, a title's ("Kubernetes The Hard Way", "Class A network").
+        "a" | "an" | "the" => t.lower,
+        // A clause with its subject ("Indicate that *a* field …"), not a relative clause
+        // after a noun ("middleware that *handles* …").
+        "that" => then.is_some_and(|n| DETERMINERS.contains(&n) && n != "that"),
+        // A value returned on a condition ("Returns true *if* …", "Returns 1 *if* …"); after a
+        // name a number is a version or a code ("Python 3 compatibility", "Error 404").
+        "true" | "false" => then.is_some_and(condition),
+        _ if w.starts_with(|c: char| c.is_ascii_digit()) => {
+            // "Computes 128-bit results": a measure, an adjective of the object.
+            w.contains('-') || then.is_some_and(condition)
+        }
+        _ => DETERMINERS.contains(&w),
+    }
+}
+
+/// Words that say when a value is returned.
+fn condition(word: &str) -> bool {
+    matches!(word, "if" | "when" | "unless" | "otherwise" | "on")
 }
 
 /// Whether `word` can be the imperative or third-person verb that opens a description
 /// ("Convolve an ndarray …", "Returns the …"): a plain word that no list here gives another
-/// part, and no stop word but the verbs among them ("Get the …", "Lets the caller …"). A
+/// part, and no stop word but "get", "let" and "lets" ("Get the …", "Lets the caller …"). A
 /// gerund ("loading the config" may name a topic) and a past tense ("Fixed a crash …"
 /// reports) are not.
 fn can_be_verb(word: &str) -> bool {
@@ -152,6 +172,13 @@ mod tests {
             "Ping the server",
             "Get the default color",
             "Lets the caller choose a format",
+            "Indicate that a struct field has been skipped.",
+            "Pulls all flashed messages from the session and returns them.",
+            "Returns 1 if the queue is full and 0 otherwise.",
+            "Return True if the given leaf is a type comment.",
+            "Computes 128-bit result of multiplication of two 64-bit unsigned integers.",
+            "Spin up a worker for each core",
+            "Ensure that the function is synchronous",
         ] {
             assert!(describes_behaviour(q), "{q}");
         }
@@ -196,6 +223,14 @@ mod tests {
             "Using the cache for lookups",
             "Via the proxy settings",
             "More the merrier",
+            "middleware that handles auth",
+            "files that change together",
+            "Routes that require authentication",
+            "Python 3 compatibility",
+            "HTTP 2 support",
+            "Error 404 handling",
+            "Kubernetes The Hard Way",
+            "Update: the parser now accepts tabs",
             "Router",
             "Returns",
             "",

@@ -382,7 +382,9 @@ fn explain_shows_each_features_share_and_the_shares_sum_to_the_score() {
 
 /// The evidence stage (paths, topics and the definitions a question names) runs only for the
 /// kinds of query the learned scorer weighs it for: a question saying what one function does
-/// skips it, with its definitions lookup, rather than computing lifts weighed at 0.
+/// skips it, with its definitions lookup, rather than computing lifts weighed at 0. (The
+/// second assertion follows `learned_table.rs`: a refit that weighs a description's evidence
+/// above 0 changes it.)
 #[test]
 fn a_stage_the_learned_scorer_weighs_at_zero_does_not_run() {
     let repo = fixture();
