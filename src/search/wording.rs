@@ -87,17 +87,17 @@ fn begins_object(tokens: &[Token], at: usize) -> bool {
         "that" => then.is_some_and(|n| DETERMINERS.contains(&n) && n != "that"),
         // A value returned on a condition ("Returns true *if* …", "Returns 1 *if* …"); after a
         // name a number is a version or a code ("Python 3 compatibility", "Error 404").
-        "true" | "false" => then.is_some_and(condition),
+        "true" | "false" => then.is_some_and(says_when),
         _ if w.starts_with(|c: char| c.is_ascii_digit()) => {
             // "Computes 128-bit results": a measure, an adjective of the object.
-            w.contains('-') || then.is_some_and(condition)
+            w.contains('-') || then.is_some_and(says_when)
         }
         _ => DETERMINERS.contains(&w),
     }
 }
 
 /// Words that say when a value is returned.
-fn condition(word: &str) -> bool {
+fn says_when(word: &str) -> bool {
     matches!(word, "if" | "when" | "unless" | "otherwise" | "on")
 }
 
