@@ -39,6 +39,9 @@ pub enum Feature {
     Evidence,
     /// Changed together with a top result in history: placed after the top hits.
     ChangedWith,
+    /// A pasted issue's best BM25 match among the chunks of one of its first result files:
+    /// placed right after that file's first hit, with its score (`search::infile`).
+    BestInFile,
 }
 
 impl Feature {
@@ -54,6 +57,7 @@ impl Feature {
             Feature::FileOnly => "only whole-file lists found its file".into(),
             Feature::Evidence => "the question's words in its path, topic or definition".into(),
             Feature::ChangedWith => "changed together with a top result".into(),
+            Feature::BestInFile => "the issue's best match inside a top result file".into(),
         }
     }
 }

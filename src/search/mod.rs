@@ -13,6 +13,7 @@ pub mod explain;
 pub(crate) mod files;
 pub(crate) mod fusion;
 mod gather;
+mod infile;
 pub mod learned;
 mod learned_table;
 pub(crate) mod llm;

@@ -56,6 +56,19 @@ pub mod cochange {
     pub const MIN_SHARE: f64 = 0.2;
 }
 
+/// A pasted issue's best lines inside its first result files (`search::infile`). Simulated
+/// on the pasted issues: the first file alone brought 3 more gold spans into the first ten
+/// hits, two files 6, three 5, and each of the 18 folds leaving one repository out picks two;
+/// a second window per file pushed out more than it brought (bench/RESULTS.md, twenty-fifth
+/// session, "A pasted issue's lines").
+pub mod infile {
+    /// Result files that each bring their best chunk.
+    pub const FILES: usize = 2;
+    /// A file's best chunks looked at: for the best one no hit already shows, and the ones
+    /// that touch it.
+    pub const CANDIDATES: usize = 50;
+}
+
 /// The second stage of a question's ranking (`search::rerank`). Each lift is a share of
 /// the best fused score of the question, added to a span (times its path prior). Measured
 /// on the concept set (`../shared/eval/concept`, NDCG@10) against the short questions

@@ -1,8 +1,8 @@
 //! The pipeline of a search: preprocess the query, run the retrievers (BM25 over chunks, BM25
 //! over whole files, symbols, vectors), rank what they found (`rank`: fusion, paths of the
 //! branch, filters, recency and path prior, merged chunks), add files that change together
-//! with the top results, cut to the limit and read the text. It imports the stages; no stage
-//! imports it.
+//! with the top results, bring a pasted issue's best lines inside its first files, cut to the
+//! limit and read the text. It imports the stages; no stage imports it.
 
 use globset::{Glob, GlobMatcher};
 
@@ -14,8 +14,8 @@ use super::types::{
     note, Context, Fetch, Hit, List, Mode, Ranked, SearchError, SearchOptions, SearchResult,
 };
 use super::{
-    background, cochange, defs, gather, learned, llm, params, rank, rerank, retrieve, semantic,
-    trim,
+    background, cochange, defs, gather, infile, learned, llm, params, rank, rerank, retrieve,
+    semantic, trim,
 };
 use crate::store::{ChunkRow, ChunkStore};
 
@@ -108,6 +108,9 @@ pub fn search(
     }
     if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
         cochange::add_partners(cx, &mut ranked)?;
+    }
+    if opts.mode == Mode::Hybrid && kind == learned::Kind::Issue {
+        infile::add_best_lines(cx, &q, &mut ranked, limit)?;
     }
     ranked.truncate(limit);
     if trim::cuts(kind) {

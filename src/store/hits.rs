@@ -103,6 +103,56 @@ impl ChunkStore {
         Ok((hits, first.is_some_and(|k| scored as usize >= k)))
     }
 
+    /// The best `limit` chunks of one content for an FTS5 match `expression`, best first,
+    /// without their text: BM25 over every chunk of the content, scored with the whole
+    /// store's statistics as [`Self::search_fts`] scores them, whether or not a search over
+    /// the branch would have reached them.
+    pub fn search_fts_in(
+        &self,
+        expression: &str,
+        content_hash: &str,
+        limit: usize,
+    ) -> Result<Vec<FtsHit>, StoreError> {
+        if !self.fts_exists()? {
+            return Ok(Vec::new());
+        }
+        let db = self.db();
+        let err = |e| db.err("full-text search in one file", e);
+        // A content's chunks are written together, so their row ids lie in a short range.
+        // FTS5 takes a row id range into its scan; a list of row ids or a join it does not,
+        // and SQLite then runs the match once per chunk, each time counting every phrase's
+        // rows for BM25 anew (seconds for a long issue in a large file).
+        let (lo, hi): (Option<i64>, Option<i64>) = db
+            .conn
+            .prepare_cached("SELECT min(rid), max(rid) FROM chunks WHERE content_hash = ?1")
+            .and_then(|mut s| s.query_row([content_hash], |r| Ok((r.get(0)?, r.get(1)?))))
+            .map_err(err)?;
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            return Ok(Vec::new());
+        };
+        let sql = format!(
+            "WITH m AS (SELECT rowid AS rid, -bm25(chunk_terms) AS score FROM chunk_terms
+                        WHERE chunk_terms MATCH ?1 AND rowid >= ?2 AND rowid <= ?3)
+             SELECT {REF_COLUMNS}, m.score FROM m JOIN chunks c ON c.rid = m.rid
+             WHERE c.content_hash = ?4
+             ORDER BY m.score DESC, c.n LIMIT ?5"
+        );
+        let mut stmt = db.conn.prepare_cached(&sql).map_err(err)?;
+        let hits = stmt
+            .query_map(
+                params![expression, lo, hi, content_hash, limit as i64],
+                |r| {
+                    Ok(FtsHit {
+                        chunk: ref_of(r)?,
+                        score: r.get::<_, f64>(6)? as f32,
+                    })
+                },
+            )
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(err)?;
+        Ok(hits)
+    }
+
     fn fts_exists(&self) -> Result<bool, StoreError> {
         let db = self.db();
         db.conn

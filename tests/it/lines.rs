@@ -215,3 +215,122 @@ fn a_topic_gets_the_definition_of_its_best_lines_and_a_description_the_window() 
         "{hits:#?}"
     );
 }
+
+/// A Python function of sixteen lines with its own words in the docstring: a chunk of its
+/// own.
+fn function(name: &str, words: &str) -> String {
+    let mut f = format!("def {name}(session, attempt):\n    \"\"\"{words}.\"\"\"\n");
+    for i in 0..14 {
+        f.push_str(&format!(
+            "    {name}_value_{i} = session.{name}_helper(attempt + {i}) * {}\n",
+            i + 2
+        ));
+    }
+    f.push_str(&format!("    return {name}_value_0\n"));
+    f
+}
+
+/// An uploader whose two functions an issue names are far apart (widgets between them),
+/// and three files that match the issue's words about as well as the first of them.
+fn uploader() -> TestRepo {
+    let mut upload = vec![function(
+        "retry_upload",
+        "Retry the upload after a timeout when the network drops",
+    )];
+    upload.extend((0..3).map(|k| function(&format!("render_widget_{k}"), "Draw the widget")));
+    upload.push(function(
+        "spend_budget",
+        "How long to wait before it gives up",
+    ));
+    upload.extend((0..3).map(|k| function(&format!("paint_icon_{k}"), "Paint an icon")));
+    let two = |a: (&str, &str)| {
+        [
+            function(a.0, a.1),
+            function("other_thing", "Something else"),
+        ]
+    };
+    TestRepo::with_files(&[
+        ("upload.py", upload.join("\n\n").as_str()),
+        (
+            "network.py",
+            two((
+                "reconnect_network",
+                "Reconnect when the network drops after a timeout",
+            ))
+            .join("\n\n")
+            .as_str(),
+        ),
+        (
+            "timeouts.py",
+            two((
+                "upload_timeout_spent",
+                "The upload timeout is spent: the upload fails",
+            ))
+            .join("\n\n")
+            .as_str(),
+        ),
+        (
+            "retries.py",
+            two((
+                "retry_after_timeout",
+                "Retries after a timeout until the budget is spent",
+            ))
+            .join("\n\n")
+            .as_str(),
+        ),
+    ])
+}
+
+/// A pasted issue's first result files each bring the lines BM25 scores best among their
+/// own chunks, when no shown hit holds them: here `spend_budget`, which the repository-wide
+/// ranking puts below the limit, comes right after the second file's first hit, marked as
+/// such, with that hit's score. Other kinds of query, and other modes, never get them.
+#[test]
+fn a_pasted_issue_gets_the_best_lines_of_its_first_files() {
+    let repo = uploader();
+    let issue = "Upload fails after a timeout\n\nWhen the network drops, retry_upload gives up \
+                 before the budget is spent.\nExpected: it retries.";
+    let hits = repo.search(issue, &["--explain", "-n", "4"]);
+    let place = |h: &serde_json::Value| {
+        let line = |k: &str| h[k].as_u64().unwrap();
+        (
+            h["path"].as_str().unwrap().to_string(),
+            line("start_line"),
+            line("end_line"),
+        )
+    };
+    let shown: Vec<_> = hits.iter().map(place).collect();
+    let budget = ("upload.py".to_string(), 77, 93);
+    assert_eq!(shown.len(), 4, "{hits:#?}");
+    assert_eq!(shown[0].0, "upload.py", "{hits:#?}");
+    assert_eq!(shown[2], budget, "{hits:#?}");
+    let features: Vec<&str> = hits[2]["explain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["feature"].as_str().unwrap())
+        .collect();
+    assert_eq!(features, ["best_in_file"], "{hits:#?}");
+    assert_eq!(hits[2]["score"], hits[1]["score"], "{hits:#?}");
+    for (i, a) in shown.iter().enumerate() {
+        for b in &shown[i + 1..] {
+            assert!(
+                a.0 != b.0 || a.2 < b.1 || b.2 < a.1,
+                "{a:?} and {b:?} overlap"
+            );
+        }
+    }
+    // BM25 alone, and the issue read as one line (a topic), keep the repository-wide order.
+    for (query, extra) in [
+        (issue, vec!["--mode", "bm25"]),
+        (&issue.replace('\n', " "), vec![]),
+    ] {
+        let mut args = vec!["--explain", "-n", "4"];
+        args.extend(extra);
+        let hits = repo.search(query, &args);
+        assert!(
+            !hits.iter().any(|h| h.to_string().contains("best_in_file")),
+            "{query}: {hits:#?}"
+        );
+    }
+}

@@ -1,0 +1,210 @@
+//! A pasted issue's lines inside its files. Ranking finds the file a fix touches for most
+//! issues, but the file's chunks it shows are those its retrievers reached among the whole
+//! repository's best, which a long issue's many words fill with chunks that match in passing.
+//! So after ranking, each of the first [`FILES`] result files brings the chunk BM25 scores
+//! highest among that file's own chunks (with the matching chunks that touch it), unless a
+//! shown hit already holds those lines. Measured on the pasted issues, per repository
+//! (bench/RESULTS.md, twenty-fifth session, "A pasted issue's lines").
+
+use super::explain::Feature;
+use super::fusion::{touching, Source, Span};
+use super::params::{MERGE_GAP, MERGE_MAX_LINES};
+use super::query::Query;
+use super::types::{Context, Ranked, SearchError};
+use crate::store::ChunkRef;
+
+use super::params::infile::{CANDIDATES, FILES};
+
+/// Add the best in-file lines of each of the first [`FILES`] result files of `ranked`, unless
+/// one of the first `limit` hits (those the search will show) already holds them. They go
+/// after the first hit of the last of those files, so the files' own order is kept: an agent
+/// reading down the list meets each of them as early as before.
+pub fn add_best_lines(
+    cx: &Context<'_>,
+    q: &Query,
+    ranked: &mut Vec<Ranked>,
+    limit: usize,
+) -> Result<(), SearchError> {
+    let Some(expression) = super::files::chunk_expression(q) else {
+        return Ok(());
+    };
+    let mut windows = Vec::new();
+    let mut at = 0;
+    for path in first_files(ranked, FILES) {
+        let Some(first) = ranked.iter().position(|(s, _)| s.path == path) else {
+            continue;
+        };
+        at = first + 1;
+        let shown = &ranked[..limit.min(ranked.len())];
+        if let Some(parts) = best_lines(cx, &expression, shown, &ranked[first])? {
+            windows.push((path, parts));
+        }
+    }
+    let score = match at.checked_sub(1).and_then(|i| ranked.get(i)) {
+        Some((s, _)) => s.score,
+        None => return Ok(()),
+    };
+    for (i, (path, parts)) in windows.into_iter().enumerate() {
+        let (start, end) = (parts[0].start_line, parts[parts.len() - 1].end_line);
+        let mut span = Span {
+            path,
+            start,
+            end,
+            score,
+            sources: vec![Source::Bm25],
+            members: Vec::new(),
+            why: Default::default(),
+        };
+        span.why.add(Feature::BestInFile, score);
+        ranked.insert(at + i, (span, parts));
+    }
+    Ok(())
+}
+
+/// The best lines of the file of `hit` that no hit of `shown` holds: its best matching chunk
+/// with the matching chunks that touch it.
+fn best_lines(
+    cx: &Context<'_>,
+    expression: &str,
+    shown: &[Ranked],
+    (span, parts): &Ranked,
+) -> Result<Option<Vec<ChunkRef>>, SearchError> {
+    let Some(hash) = parts.first().map(|c| c.content_hash.as_str()) else {
+        return Ok(None);
+    };
+    let found: Vec<ChunkRef> = cx
+        .chunks
+        .search_fts_in(expression, hash, CANDIDATES)?
+        .into_iter()
+        .map(|h| h.chunk)
+        .collect();
+    let free = |c: &&ChunkRef| !held(shown, &span.path, c.start_line, c.end_line);
+    Ok(found
+        .iter()
+        .find(free)
+        .map(|best| with_touching(best, found.iter().filter(free).collect())))
+}
+
+/// `best` with the matching chunks that touch it, as ranking merges a file's chunks (within
+/// [`MERGE_GAP`] lines, up to [`MERGE_MAX_LINES`] lines in all), in line order; `matching`
+/// holds `best`.
+fn with_touching(best: &ChunkRef, mut matching: Vec<&ChunkRef>) -> Vec<ChunkRef> {
+    matching.sort_by_key(|c| c.start_line);
+    let mut parts = vec![best.clone()];
+    let (mut start, mut end) = (best.start_line, best.end_line);
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for c in &matching {
+            let touches =
+                touching(end, c.start_line, MERGE_GAP) && touching(c.end_line, start, MERGE_GAP);
+            let (s, e) = (start.min(c.start_line), end.max(c.end_line));
+            if touches && !parts.contains(c) && e - s < MERGE_MAX_LINES {
+                parts.push((*c).clone());
+                (start, end, grew) = (s, e, true);
+            }
+        }
+    }
+    parts.sort_by_key(|c| c.start_line);
+    parts
+}
+
+/// The first `n` distinct paths of `ranked`, in order.
+fn first_files(ranked: &[Ranked], n: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (s, _) in ranked {
+        if out.len() == n {
+            break;
+        }
+        if !out.contains(&s.path) {
+            out.push(s.path.clone());
+        }
+    }
+    out
+}
+
+/// Whether a hit of `ranked` already shows any of the lines `start..=end` of `path`.
+fn held(ranked: &[Ranked], path: &str, start: u32, end: u32) -> bool {
+    ranked
+        .iter()
+        .any(|(s, _)| s.path == path && s.start <= end && start <= s.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(path: &str, start: u32, end: u32) -> Ranked {
+        let span = Span {
+            path: path.into(),
+            start,
+            end,
+            score: 1.0,
+            sources: Vec::new(),
+            members: Vec::new(),
+            why: Default::default(),
+        };
+        (span, Vec::new())
+    }
+
+    fn chunk(n: u64, start_line: u32, end_line: u32) -> ChunkRef {
+        ChunkRef {
+            row: n,
+            id: format!("h:{n}"),
+            content_hash: "h".into(),
+            language: crate::lang::Language::Python,
+            start_line,
+            end_line,
+        }
+    }
+
+    fn lines(parts: &[ChunkRef]) -> Vec<(u32, u32)> {
+        parts.iter().map(|c| (c.start_line, c.end_line)).collect()
+    }
+
+    #[test]
+    fn the_best_chunk_takes_the_matching_chunks_that_touch_it_up_to_the_merge_limit() {
+        let (a, b, c) = (chunk(0, 1, 10), chunk(1, 11, 20), chunk(3, 30, 40));
+        // Lines 21-29 did not match: 30-40 is not reached through them.
+        assert_eq!(
+            lines(&with_touching(&b, vec![&c, &b, &a])),
+            [(1, 10), (11, 20)]
+        );
+        assert_eq!(lines(&with_touching(&c, vec![&a, &b, &c])), [(30, 40)]);
+        // Touching chunks join while the whole stays within MERGE_MAX_LINES lines.
+        let run: Vec<ChunkRef> = (0..10)
+            .map(|i| chunk(i, i as u32 * 20 + 1, i as u32 * 20 + 20))
+            .collect();
+        let merged = with_touching(&run[4], run.iter().collect());
+        let (first, last) = (merged[0].start_line, merged[merged.len() - 1].end_line);
+        assert!(merged.contains(&run[4]), "{:?}", lines(&merged));
+        assert!(last - first < MERGE_MAX_LINES, "{:?}", lines(&merged));
+        assert_eq!(
+            merged.len() as u32,
+            MERGE_MAX_LINES / 20,
+            "{:?}",
+            lines(&merged)
+        );
+    }
+
+    #[test]
+    fn the_first_files_are_distinct_and_in_order() {
+        let ranked = [
+            hit("a", 1, 2),
+            hit("a", 5, 9),
+            hit("b", 1, 2),
+            hit("c", 1, 2),
+        ];
+        assert_eq!(first_files(&ranked, 2), ["a", "b"]);
+        assert_eq!(first_files(&ranked, 9), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn lines_a_hit_of_the_same_file_shows_are_held() {
+        let ranked = [hit("a", 10, 20), hit("b", 30, 40)];
+        assert!(held(&ranked, "a", 20, 25), "one shared line");
+        assert!(held(&ranked, "a", 1, 10));
+        assert!(!held(&ranked, "a", 21, 29), "touching is not showing");
+        assert!(!held(&ranked, "a", 30, 40), "another file's lines");
+    }
+}
