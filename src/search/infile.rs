@@ -2,18 +2,18 @@
 //! issues, but the file's chunks it shows are those its retrievers reached among the whole
 //! repository's best, which a long issue's many words fill with chunks that match in passing.
 //! So after ranking, each of the first [`FILES`] result files brings the chunk BM25 scores
-//! highest among that file's own chunks (with the matching chunks that touch it), unless a
-//! shown hit already holds those lines. Measured on the pasted issues, per repository
-//! (bench/RESULTS.md, twenty-fifth session, "A pasted issue's lines").
+//! highest among that file's own chunks (with the matching chunks that touch it, up to
+//! [`MAX_LINES`] lines), unless a shown hit already holds those lines. Measured on the pasted
+//! issues, per repository (bench/RESULTS.md, twenty-fifth session, "A pasted issue's lines").
 
 use super::explain::Feature;
 use super::fusion::{touching, Source, Span};
-use super::params::{MERGE_GAP, MERGE_MAX_LINES};
+use super::params::MERGE_GAP;
 use super::query::Query;
 use super::types::{Context, Ranked, SearchError};
 use crate::store::ChunkRef;
 
-use super::params::infile::{CANDIDATES, FILES};
+use super::params::infile::{CANDIDATES, FILES, MAX_LINES};
 
 /// Add the best in-file lines of each of the first [`FILES`] result files of `ranked`, unless
 /// one of the first `limit` hits (those the search will show) already holds them. They go
@@ -85,8 +85,8 @@ fn best_lines(
         .map(|best| with_touching(best, found.iter().filter(free).collect())))
 }
 
-/// `best` with the matching chunks that touch it, as ranking merges a file's chunks (within
-/// [`MERGE_GAP`] lines, up to [`MERGE_MAX_LINES`] lines in all), in line order; `matching`
+/// `best` with the matching chunks that touch it (within [`MERGE_GAP`] lines, as ranking
+/// merges a file's chunks), up to [`MAX_LINES`] lines in all, in line order; `matching`
 /// holds `best`.
 fn with_touching(best: &ChunkRef, mut matching: Vec<&ChunkRef>) -> Vec<ChunkRef> {
     matching.sort_by_key(|c| c.start_line);
@@ -99,7 +99,7 @@ fn with_touching(best: &ChunkRef, mut matching: Vec<&ChunkRef>) -> Vec<ChunkRef>
             let touches =
                 touching(end, c.start_line, MERGE_GAP) && touching(c.end_line, start, MERGE_GAP);
             let (s, e) = (start.min(c.start_line), end.max(c.end_line));
-            if touches && !parts.contains(c) && e - s < MERGE_MAX_LINES {
+            if touches && !parts.contains(c) && e - s < MAX_LINES {
                 parts.push((*c).clone());
                 (start, end, grew) = (s, e, true);
             }
@@ -171,20 +171,15 @@ mod tests {
             [(1, 10), (11, 20)]
         );
         assert_eq!(lines(&with_touching(&c, vec![&a, &b, &c])), [(30, 40)]);
-        // Touching chunks join while the whole stays within MERGE_MAX_LINES lines.
+        // Touching chunks join while the whole stays within MAX_LINES lines.
         let run: Vec<ChunkRef> = (0..10)
-            .map(|i| chunk(i, i as u32 * 20 + 1, i as u32 * 20 + 20))
+            .map(|i| chunk(i, i as u32 * 10 + 1, i as u32 * 10 + 10))
             .collect();
         let merged = with_touching(&run[4], run.iter().collect());
         let (first, last) = (merged[0].start_line, merged[merged.len() - 1].end_line);
         assert!(merged.contains(&run[4]), "{:?}", lines(&merged));
-        assert!(last - first < MERGE_MAX_LINES, "{:?}", lines(&merged));
-        assert_eq!(
-            merged.len() as u32,
-            MERGE_MAX_LINES / 20,
-            "{:?}",
-            lines(&merged)
-        );
+        assert!(last - first < MAX_LINES, "{:?}", lines(&merged));
+        assert_eq!(merged.len() as u32, MAX_LINES / 10, "{:?}", lines(&merged));
     }
 
     #[test]
