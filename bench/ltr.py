@@ -42,6 +42,9 @@ GROUPS = ["bm25", "vector", "symbol", "file", "title", "commits", "history",
           "path_and_recency", "neighbours", "file_lists", "file_only", "evidence"]
 START = [1.0] * len(GROUPS)
 KINDS = ["name", "topic", "behaviour", "issue"]
+# Features of hits placed by position after the order is set (`search::learned::group`): a
+# history partner, an issue's best lines in a file. Their hits keep their places in a refit.
+PLACED = ("changed_with", "best_in_file")
 
 
 def group(c):
@@ -49,7 +52,7 @@ def group(c):
     f = c["feature"]
     if f == "retrieved":
         return c["by"]
-    if f == "changed_with":
+    if f in PLACED:
         return None
     return f
 
@@ -108,11 +111,11 @@ def features(hit):
 
 def prepare(rows):
     """Per query: each hit as a feature vector plus its fixed position when a
-    history partner placed it (those keep their places)."""
+    stage placed it by position (`PLACED`: those keep their places)."""
     for r in rows:
         r["kind"] = r.get("kind") or "topic"  # no hits: nothing to order
         r["x"] = [[features(h).get(g, 0.0) for g in GROUPS] for h in r["hits"]]
-        r["pinned"] = [any(c["feature"] == "changed_with" for c in h["explain"]) for h in r["hits"]]
+        r["pinned"] = [any(c["feature"] in PLACED for c in h["explain"]) for h in r["hits"]]
     return rows
 
 

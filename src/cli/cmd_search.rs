@@ -27,6 +27,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
             path_glob: args.path.clone(),
             lang: args.lang.as_deref().map(search::language).transpose()?,
             mode: args.mode,
+            files_only: args.files_only,
         },
         first_index: (!args.no_index).then(|| runs::first_search_options(&ws)),
     };

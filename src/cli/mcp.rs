@@ -298,6 +298,7 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
             path_glob: path,
             lang: str_arg(args, "lang").map(search::language).transpose()?,
             mode,
+            files_only: false,
         },
         first_index: first_index(),
         ..Request::default()

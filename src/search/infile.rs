@@ -16,36 +16,36 @@ use crate::store::ChunkRef;
 use super::params::infile::{CANDIDATES, FILES, MAX_LINES};
 
 /// Add the best in-file lines of each of the first [`FILES`] result files of `ranked`, unless
-/// one of the first `limit` hits (those the search will show) already holds them. They go
-/// after the first hit of the last of those files, so the files' own order is kept: an agent
-/// reading down the list meets each of them as early as before.
+/// a hit the search will still show (of the first `limit`) holds them. They go after the
+/// first hit of the last of those files, so the files' own order is kept: an agent reading
+/// down the list meets each of them as early as before.
 pub fn add_best_lines(
     cx: &Context<'_>,
     q: &Query,
     ranked: &mut Vec<Ranked>,
     limit: usize,
 ) -> Result<(), SearchError> {
+    let Some((files, at)) = place(ranked, limit) else {
+        return Ok(());
+    };
     let Some(expression) = super::files::chunk_expression(q) else {
         return Ok(());
     };
     let mut windows = Vec::new();
-    let mut at = 0;
-    for path in first_files(ranked, FILES) {
+    for path in files {
         let Some(first) = ranked.iter().position(|(s, _)| s.path == path) else {
             continue;
         };
-        at = first + 1;
-        let shown = &ranked[..limit.min(ranked.len())];
-        if let Some(parts) = best_lines(cx, &expression, shown, &ranked[first])? {
+        // Each window inserted pushes the last shown hit out: only what stays shown counts.
+        let stays = limit.saturating_sub(windows.len() + 1).min(ranked.len());
+        if let Some(parts) = best_lines(cx, &expression, &ranked[..stays], &ranked[first])? {
             windows.push((path, parts));
         }
     }
-    let score = match at.checked_sub(1).and_then(|i| ranked.get(i)) {
-        Some((s, _)) => s.score,
-        None => return Ok(()),
-    };
+    let score = ranked[at - 1].0.score;
     for (i, (path, parts)) in windows.into_iter().enumerate() {
-        let (start, end) = (parts[0].start_line, parts[parts.len() - 1].end_line);
+        let start = parts.iter().map(|c| c.start_line).min().unwrap_or(1);
+        let end = parts.iter().map(|c| c.end_line).max().unwrap_or(start);
         let mut span = Span {
             path,
             start,
@@ -61,8 +61,22 @@ pub fn add_best_lines(
     Ok(())
 }
 
+/// The files that bring their best lines and where those go: the first [`FILES`] files
+/// among the first `limit - 1` hits (so that at least one window is shown), and the place
+/// right after the first hit of the last of them. `None` when no file qualifies.
+fn place(ranked: &[Ranked], limit: usize) -> Option<(Vec<String>, usize)> {
+    let room = &ranked[..limit.saturating_sub(1).min(ranked.len())];
+    let files = first_files(room, FILES);
+    let last = files.last()?;
+    let at = room.iter().position(|(s, _)| &s.path == last)? + 1;
+    Some((files, at))
+}
+
 /// The best lines of the file of `hit` that no hit of `shown` holds: its best matching chunk
-/// with the matching chunks that touch it.
+/// with the matching chunks that touch it. Scored by the store's BM25, with the whole
+/// repository's statistics, as `--path FILE --mode bm25` scores them (what
+/// `bench/infile_sim.py` measured); `files::best_chunks`, which picks a file-only hit's
+/// chunk, weighs words by the file's own statistics and reads every chunk's text.
 fn best_lines(
     cx: &Context<'_>,
     expression: &str,
@@ -86,8 +100,8 @@ fn best_lines(
 }
 
 /// `best` with the matching chunks that touch it (within [`MERGE_GAP`] lines, as ranking
-/// merges a file's chunks), up to [`MAX_LINES`] lines in all, in line order; `matching`
-/// holds `best`.
+/// merges a file's chunks), up to [`MAX_LINES`] lines in all: `best` first, the others in
+/// line order; `matching` holds `best`.
 fn with_touching(best: &ChunkRef, mut matching: Vec<&ChunkRef>) -> Vec<ChunkRef> {
     matching.sort_by_key(|c| c.start_line);
     let mut parts = vec![best.clone()];
@@ -105,7 +119,8 @@ fn with_touching(best: &ChunkRef, mut matching: Vec<&ChunkRef>) -> Vec<ChunkRef>
             }
         }
     }
-    parts.sort_by_key(|c| c.start_line);
+    // The best chunk first, as ranking's merged hits keep it (`search::trim` reads it so).
+    parts[1..].sort_by_key(|c| c.start_line);
     parts
 }
 
@@ -168,7 +183,7 @@ mod tests {
         // Lines 21-29 did not match: 30-40 is not reached through them.
         assert_eq!(
             lines(&with_touching(&b, vec![&c, &b, &a])),
-            [(1, 10), (11, 20)]
+            [(11, 20), (1, 10)]
         );
         assert_eq!(lines(&with_touching(&c, vec![&a, &b, &c])), [(30, 40)]);
         // Touching chunks join while the whole stays within MAX_LINES lines.
@@ -176,10 +191,35 @@ mod tests {
             .map(|i| chunk(i, i as u32 * 10 + 1, i as u32 * 10 + 10))
             .collect();
         let merged = with_touching(&run[4], run.iter().collect());
-        let (first, last) = (merged[0].start_line, merged[merged.len() - 1].end_line);
+        let first = merged.iter().map(|c| c.start_line).min().unwrap();
+        let last = merged.iter().map(|c| c.end_line).max().unwrap();
+        assert_eq!(
+            merged[0],
+            run[4],
+            "the best chunk first: {:?}",
+            lines(&merged)
+        );
         assert!(merged.contains(&run[4]), "{:?}", lines(&merged));
         assert!(last - first < MAX_LINES, "{:?}", lines(&merged));
         assert_eq!(merged.len() as u32, MAX_LINES / 10, "{:?}", lines(&merged));
+    }
+
+    #[test]
+    fn windows_go_after_the_second_files_first_hit_when_one_of_them_is_shown() {
+        let ranked = [
+            hit("a", 1, 2),
+            hit("a", 5, 9),
+            hit("b", 1, 2),
+            hit("c", 1, 2),
+        ];
+        let files = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(place(&ranked, 10), Some((files(&["a", "b"]), 3)));
+        assert_eq!(place(&ranked, 4), Some((files(&["a", "b"]), 3)));
+        // The second file's first hit is the last shown: only the first file brings lines.
+        assert_eq!(place(&ranked, 3), Some((files(&["a"]), 1)));
+        assert_eq!(place(&ranked, 1), None, "one hit shown: no room");
+        assert_eq!(place(&ranked[..1], 10), Some((files(&["a"]), 1)));
+        assert_eq!(place(&[], 10), None);
     }
 
     #[test]

@@ -109,7 +109,7 @@ pub fn search(
     if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
         cochange::add_partners(cx, &mut ranked)?;
     }
-    if opts.mode == Mode::Hybrid && kind == learned::Kind::Issue {
+    if opts.mode == Mode::Hybrid && kind == learned::Kind::Issue && !opts.files_only {
         infile::add_best_lines(cx, &q, &mut ranked, limit)?;
     }
     ranked.truncate(limit);

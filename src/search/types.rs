@@ -121,6 +121,10 @@ pub struct SearchOptions {
     pub lang: Option<Language>,
     /// Retrievers.
     pub mode: Mode,
+    /// Only the hits' files will be shown (`-l`): stages that add lines of a file already
+    /// among the hits (`search::infile`) are skipped, since they could only push other files
+    /// past the limit.
+    pub files_only: bool,
 }
 
 /// One result: a line range of a file on the branch.

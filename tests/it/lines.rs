@@ -320,6 +320,9 @@ fn a_pasted_issue_gets_the_best_lines_of_its_first_files() {
             );
         }
     }
+    // Listing files (`-l`), the windows would only push other files past the limit.
+    let files = repo.run_ok(&["search", "-l", "-n", "4", "--", issue], 0);
+    assert_eq!(files.lines().count(), 4, "{files}");
     // BM25 alone, and the issue read as one line (a topic), keep the repository-wide order.
     for (query, extra) in [
         (issue, vec!["--mode", "bm25"]),
