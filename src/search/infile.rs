@@ -204,14 +204,19 @@ mod tests {
         assert_eq!(merged.len() as u32, MAX_LINES / 10, "{:?}", lines(&merged));
     }
 
-    #[test]
-    fn windows_go_after_the_second_files_first_hit_when_one_of_them_is_shown() {
-        let ranked = [
+    /// Four hits of three files, the first file's two first.
+    fn three_files() -> [Ranked; 4] {
+        [
             hit("a", 1, 2),
             hit("a", 5, 9),
             hit("b", 1, 2),
             hit("c", 1, 2),
-        ];
+        ]
+    }
+
+    #[test]
+    fn windows_go_after_the_second_files_first_hit_when_one_of_them_is_shown() {
+        let ranked = three_files();
         let files = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(place(&ranked, 10), Some((files(&["a", "b"]), 3)));
         assert_eq!(place(&ranked, 4), Some((files(&["a", "b"]), 3)));
@@ -224,12 +229,7 @@ mod tests {
 
     #[test]
     fn the_first_files_are_distinct_and_in_order() {
-        let ranked = [
-            hit("a", 1, 2),
-            hit("a", 5, 9),
-            hit("b", 1, 2),
-            hit("c", 1, 2),
-        ];
+        let ranked = three_files();
         assert_eq!(first_files(&ranked, 2), ["a", "b"]);
         assert_eq!(first_files(&ranked, 9), ["a", "b", "c"]);
     }
