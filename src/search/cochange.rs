@@ -6,22 +6,17 @@
 //! "Retrievers").
 
 use super::fusion::{Source, Span};
-use super::types::{Context, Ranked, SearchError};
+use super::types::{first_hits, Context, Ranked, SearchError};
 
 use super::params::cochange::{HEADS, MIN_SHARE, POSITION};
 
 /// Move or add the partners of the top result files to just after `POSITION`.
 pub fn add_partners(cx: &Context<'_>, ranked: &mut Vec<Ranked>) -> Result<(), SearchError> {
     let Context { db, branch, .. } = *cx;
-    let mut heads: Vec<String> = Vec::new();
-    for (s, _) in ranked.iter() {
-        if heads.len() == HEADS {
-            break;
-        }
-        if !heads.contains(&s.path) {
-            heads.push(s.path.clone());
-        }
-    }
+    let heads: Vec<String> = first_hits(ranked, HEADS)
+        .into_iter()
+        .map(|i| ranked[i].0.path.clone())
+        .collect();
     let pos = POSITION.min(ranked.len());
     let mut wanted: Vec<String> = Vec::new();
     for head in &heads {

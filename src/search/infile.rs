@@ -10,7 +10,7 @@ use super::explain::Feature;
 use super::fusion::{touching, Source, Span};
 use super::params::MERGE_GAP;
 use super::query::Query;
-use super::types::{Context, Ranked, SearchError};
+use super::types::{first_hits, Context, Ranked, SearchError};
 use crate::store::ChunkRef;
 
 use super::params::infile::{CANDIDATES, FILES, MAX_LINES};
@@ -25,21 +25,18 @@ pub fn add_best_lines(
     ranked: &mut Vec<Ranked>,
     limit: usize,
 ) -> Result<(), SearchError> {
-    let Some((files, at)) = place(ranked, limit) else {
+    let Some((firsts, at)) = place(ranked, limit) else {
         return Ok(());
     };
     let Some(expression) = super::files::chunk_expression(q) else {
         return Ok(());
     };
     let mut windows = Vec::new();
-    for path in files {
-        let Some(first) = ranked.iter().position(|(s, _)| s.path == path) else {
-            continue;
-        };
+    for first in firsts {
         // Each window inserted pushes the last shown hit out: only what stays shown counts.
         let stays = limit.saturating_sub(windows.len() + 1).min(ranked.len());
         if let Some(parts) = best_lines(cx, &expression, &ranked[..stays], &ranked[first])? {
-            windows.push((path, parts));
+            windows.push((ranked[first].0.path.clone(), parts));
         }
     }
     let score = ranked[at - 1].0.score;
@@ -61,15 +58,15 @@ pub fn add_best_lines(
     Ok(())
 }
 
-/// The files that bring their best lines and where those go: the first [`FILES`] files
-/// among the first `limit - 1` hits (so that at least one window is shown), and the place
-/// right after the first hit of the last of them. `None` when no file qualifies.
-fn place(ranked: &[Ranked], limit: usize) -> Option<(Vec<String>, usize)> {
+/// The files that bring their best lines, as their first hits, and where those lines go: the
+/// first [`FILES`] files among the first `limit - 1` hits (so that at least one window is
+/// shown), and the place right after the first hit of the last of them. `None` when no file
+/// qualifies.
+fn place(ranked: &[Ranked], limit: usize) -> Option<(Vec<usize>, usize)> {
     let room = &ranked[..limit.saturating_sub(1).min(ranked.len())];
-    let files = first_files(room, FILES);
-    let last = files.last()?;
-    let at = room.iter().position(|(s, _)| &s.path == last)? + 1;
-    Some((files, at))
+    let firsts = first_hits(room, FILES);
+    let at = firsts.last()? + 1;
+    Some((firsts, at))
 }
 
 /// The best lines of the file of `hit` that no hit of `shown` holds: its best matching chunk
@@ -122,20 +119,6 @@ fn with_touching(best: &ChunkRef, mut matching: Vec<&ChunkRef>) -> Vec<ChunkRef>
     // The best chunk first, as ranking's merged hits keep it (`search::trim` reads it so).
     parts[1..].sort_by_key(|c| c.start_line);
     parts
-}
-
-/// The first `n` distinct paths of `ranked`, in order.
-fn first_files(ranked: &[Ranked], n: usize) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for (s, _) in ranked {
-        if out.len() == n {
-            break;
-        }
-        if !out.contains(&s.path) {
-            out.push(s.path.clone());
-        }
-    }
-    out
 }
 
 /// Whether a hit of `ranked` already shows any of the lines `start..=end` of `path`.
@@ -217,21 +200,20 @@ mod tests {
     #[test]
     fn windows_go_after_the_second_files_first_hit_when_one_of_them_is_shown() {
         let ranked = three_files();
-        let files = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(place(&ranked, 10), Some((files(&["a", "b"]), 3)));
-        assert_eq!(place(&ranked, 4), Some((files(&["a", "b"]), 3)));
+        assert_eq!(place(&ranked, 10), Some((vec![0, 2], 3)));
+        assert_eq!(place(&ranked, 4), Some((vec![0, 2], 3)));
         // The second file's first hit is the last shown: only the first file brings lines.
-        assert_eq!(place(&ranked, 3), Some((files(&["a"]), 1)));
+        assert_eq!(place(&ranked, 3), Some((vec![0], 1)));
         assert_eq!(place(&ranked, 1), None, "one hit shown: no room");
-        assert_eq!(place(&ranked[..1], 10), Some((files(&["a"]), 1)));
+        assert_eq!(place(&ranked[..1], 10), Some((vec![0], 1)));
         assert_eq!(place(&[], 10), None);
     }
 
     #[test]
     fn the_first_files_are_distinct_and_in_order() {
         let ranked = three_files();
-        assert_eq!(first_files(&ranked, 2), ["a", "b"]);
-        assert_eq!(first_files(&ranked, 9), ["a", "b", "c"]);
+        assert_eq!(first_hits(&ranked, 2), [0, 2]);
+        assert_eq!(first_hits(&ranked, 9), [0, 2, 3]);
     }
 
     #[test]

@@ -13,6 +13,21 @@ use crate::store::{ChunkRef, ChunkStore, Db, StoreError};
 /// A ranked span of a file with the chunks it covers (their text is read last).
 pub type Ranked = (Span, Vec<ChunkRef>);
 
+/// Where the first hit of each of the first `n` distinct files of `ranked` is, in order: the
+/// top result files, which later stages build on (co-change partners, an issue's best lines).
+pub fn first_hits(ranked: &[Ranked], n: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for (i, (s, _)) in ranked.iter().enumerate() {
+        if out.len() == n {
+            break;
+        }
+        if !out.iter().any(|&j| ranked[j].0.path == s.path) {
+            out.push(i);
+        }
+    }
+    out
+}
+
 /// A retriever's chunk list, best first, with its source and fusion weight.
 pub type List = (Source, f64, Vec<ChunkRef>);
 
