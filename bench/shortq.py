@@ -29,6 +29,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from eval import mirror_dir  # noqa: E402
+import shortq_langs  # noqa: E402
+from shortq_langs import brace_end  # noqa: E402
 
 EXT = {".py": "python", ".rs": "rust", ".go": "go", ".java": "java", ".js": "javascript",
        ".ts": "typescript", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp"}
@@ -113,22 +115,6 @@ def python_functions(lines):
     return out
 
 
-def brace_end(lines, start):
-    """Last line of the block opened at or after `start` (naive brace count)."""
-    depth, opened = 0, False
-    for x in range(start, len(lines)):
-        for ch in lines[x]:
-            if ch == "{":
-                depth, opened = depth + 1, True
-            elif ch == "}":
-                depth -= 1
-                if opened and depth == 0:
-                    return x
-        if not opened and x > start + 3:
-            return None
-    return None
-
-
 SIG = {
     "rust": re.compile(r"\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?(unsafe\s+)?fn\s+(\w+)"),
     "go": re.compile(r"func\s+(\([^)]*\)\s*)?(\w+)\s*\("),
@@ -188,11 +174,15 @@ def brace_functions(lines, lang):
     return out
 
 
-def candidates(gitdir, commit):
+def candidates(gitdir, commit, language):
+    """Documented functions of `commit`: in the languages above, or, for a repository of one of
+    `shortq_langs`' languages, in that language only (so the earlier sets stay as they were)."""
+    exts = EXT if language not in shortq_langs.EXT.values() else \
+        {e: lang for e, lang in shortq_langs.EXT.items() if lang == language}
     files = git(gitdir, "ls-tree", "-r", "--name-only", "-z", commit).decode("utf-8", "replace").split("\0")
     for path in files:
         ext = os.path.splitext(path)[1]
-        if ext not in EXT or SKIP_DIR.search(path) or SKIP_FILE.search(path):
+        if ext not in exts or SKIP_DIR.search(path) or SKIP_FILE.search(path):
             continue
         try:
             text = git(gitdir, "cat-file", "blob", f"{commit}:{path}").decode("utf-8")
@@ -200,9 +190,14 @@ def candidates(gitdir, commit):
             continue
         if "generated" in text[:500].lower():
             continue
-        lang = EXT[path[path.rfind("."):]]
+        lang = exts[ext]
         lines = text.split("\n")
-        found = python_functions(lines) if lang == "python" else brace_functions(lines, lang)
+        if lang == "python":
+            found = python_functions(lines)
+        elif lang in SIG:
+            found = brace_functions(lines, lang)
+        else:
+            found = shortq_langs.functions(lines, lang)
         for name, d0, d1, f0, f1, doc in found:
             body = f1 - f0 - (d1 - d0 + 1 if lang == "python" else 0)
             if body < 3:
@@ -245,7 +240,7 @@ def strip_and_commit(gitdir, commit, chosen):
         mode = "100644"
         subprocess.run(["git", "--git-dir", gitdir, "update-index", "--cacheinfo", f"{mode},{blob},{path}"],
                        check=True, env=env)
-    tree = subprocess.run(["git", "--git-dir", gitdir, "write-tree"], check=True, env=env,
+    tree = subprocess.run(["git", "--git-dir", gitdir, "write-tree", "--missing-ok"], check=True, env=env,
                           capture_output=True, text=True).stdout.strip()
     os.remove(index)
     new = git(gitdir, "commit-tree", tree, "-p", commit, "-m", "shortq: doc comments removed").decode().strip()
@@ -271,7 +266,7 @@ def main():
         if gitdir is None:
             print(f"skipping {repo}: no mirror", file=sys.stderr)
             continue
-        cands = sorted(candidates(gitdir, commit),
+        cands = sorted(candidates(gitdir, commit, language[repo]),
                        key=lambda c: hashlib.sha1(f"{repo}:{c['path']}:{c['name']}".encode()).hexdigest())
         chosen, seen = [], set()
         for c in cands:
