@@ -3,17 +3,19 @@
 //! repository's best, which a long issue's many words fill with chunks that match in passing.
 //! So after ranking, each of the first [`FILES`] result files brings the chunk BM25 scores
 //! highest among that file's own chunks (with the matching chunks that touch it, up to
-//! [`MAX_LINES`] lines), unless a shown hit already holds those lines. Measured on the pasted
-//! issues, per repository (bench/RESULTS.md, twenty-fifth session, "A pasted issue's lines").
+//! [`MAX_LINES`] lines), unless a shown hit already holds those lines. The issue's title
+//! weighs [`TITLE_WEIGHT`] times its whole text there: it names the problem, where a body's
+//! logs and steps match other chunks in passing. Measured on the pasted issues, per
+//! repository (bench/RESULTS.md, twenty-fifth and twenty-sixth sessions).
 
 use super::explain::Feature;
 use super::fusion::{touching, Source, Span};
 use super::params::MERGE_GAP;
 use super::query::Query;
 use super::types::{first_hits, Context, Ranked, SearchError};
-use crate::store::ChunkRef;
+use crate::store::{ChunkRef, FtsHit};
 
-use super::params::infile::{CANDIDATES, FILES, MAX_LINES};
+use super::params::infile::{CANDIDATES, FILES, MAX_LINES, TITLE_WEIGHT};
 
 /// Add the best in-file lines of each of the first [`FILES`] result files of `ranked`, unless
 /// a hit the search will still show (of the first `limit`) holds them. They go after the
@@ -28,14 +30,22 @@ pub fn add_best_lines(
     let Some((firsts, at)) = place(ranked, limit) else {
         return Ok(());
     };
-    let Some(expression) = super::files::chunk_expression(q) else {
+    let Some(whole) = super::files::chunk_expression(q) else {
         return Ok(());
+    };
+    let expressions = Expressions {
+        whole,
+        title: q
+            .title
+            .as_deref()
+            .and_then(|t| super::query::parse(t).ok())
+            .and_then(|t| super::files::chunk_expression(&t)),
     };
     let mut windows = Vec::new();
     for first in firsts {
         // Each window inserted pushes the last shown hit out: only what stays shown counts.
         let stays = limit.saturating_sub(windows.len() + 1).min(ranked.len());
-        if let Some(parts) = best_lines(cx, &expression, &ranked[..stays], &ranked[first])? {
+        if let Some(parts) = best_lines(cx, &expressions, &ranked[..stays], &ranked[first])? {
             windows.push((ranked[first].0.path.clone(), parts));
         }
     }
@@ -69,6 +79,12 @@ fn place(ranked: &[Ranked], limit: usize) -> Option<(Vec<usize>, usize)> {
     Some((firsts, at))
 }
 
+/// The FTS5 expressions a file's chunks are scored with: the whole issue's, and its title's.
+struct Expressions {
+    whole: String,
+    title: Option<String>,
+}
+
 /// The best lines of the file of `hit` that no hit of `shown` holds: its best matching chunk
 /// with the matching chunks that touch it. Scored by the store's BM25, with the whole
 /// repository's statistics, as `--path FILE --mode bm25` scores them (what
@@ -76,24 +92,43 @@ fn place(ranked: &[Ranked], limit: usize) -> Option<(Vec<usize>, usize)> {
 /// chunk, weighs words by the file's own statistics and reads every chunk's text.
 fn best_lines(
     cx: &Context<'_>,
-    expression: &str,
+    expressions: &Expressions,
     shown: &[Ranked],
     (span, parts): &Ranked,
 ) -> Result<Option<Vec<ChunkRef>>, SearchError> {
     let Some(hash) = parts.first().map(|c| c.content_hash.as_str()) else {
         return Ok(None);
     };
-    let found: Vec<ChunkRef> = cx
+    let whole = cx
         .chunks
-        .search_fts_in(expression, hash, CANDIDATES)?
-        .into_iter()
-        .map(|h| h.chunk)
-        .collect();
+        .search_fts_in(&expressions.whole, hash, CANDIDATES)?;
+    let title = match &expressions.title {
+        Some(t) => cx.chunks.search_fts_in(t, hash, CANDIDATES)?,
+        None => Vec::new(),
+    };
+    let found = by_title_and_whole(whole, title);
     let free = |c: &&ChunkRef| !held(shown, &span.path, c.start_line, c.end_line);
     Ok(found
         .iter()
         .find(free)
         .map(|best| with_touching(best, found.iter().filter(free).collect())))
+}
+
+/// The chunks of `whole` and `title` (one file's BM25 hits for the whole issue and for its
+/// title), best first by the whole's score plus [`TITLE_WEIGHT`] times the title's. That is
+/// the score of one expression holding the title's words that many times more (BM25 adds
+/// phrase by phrase), without the cost of matching each repeat. Ties keep the whole's order.
+fn by_title_and_whole(whole: Vec<FtsHit>, title: Vec<FtsHit>) -> Vec<ChunkRef> {
+    let mut scored: Vec<(ChunkRef, f32)> = whole.into_iter().map(|h| (h.chunk, h.score)).collect();
+    for h in title {
+        let add = TITLE_WEIGHT * h.score;
+        match scored.iter_mut().find(|(c, _)| c.row == h.chunk.row) {
+            Some((_, score)) => *score += add,
+            None => scored.push((h.chunk, add)),
+        }
+    }
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    scored.into_iter().map(|(c, _)| c).collect()
 }
 
 /// `best` with the matching chunks that touch it (within [`MERGE_GAP`] lines, as ranking
@@ -185,6 +220,24 @@ mod tests {
         assert!(merged.contains(&run[4]), "{:?}", lines(&merged));
         assert!(last - first < MAX_LINES, "{:?}", lines(&merged));
         assert_eq!(merged.len() as u32, MAX_LINES / 10, "{:?}", lines(&merged));
+    }
+
+    fn fts(n: u64, score: f32) -> FtsHit {
+        FtsHit {
+            chunk: chunk(n, n as u32 * 10 + 1, n as u32 * 10 + 10),
+            score,
+        }
+    }
+
+    #[test]
+    fn the_title_weighs_more_than_the_whole_issue() {
+        let rows = |c: Vec<ChunkRef>| c.iter().map(|c| c.row).collect::<Vec<_>>();
+        // 1 matches the title a little, 2 only the title (beyond the whole's candidates).
+        let whole = vec![fts(0, 5.0), fts(1, 4.0), fts(3, 4.0)];
+        let title = vec![fts(1, 1.0), fts(2, 0.5)];
+        assert_eq!(rows(by_title_and_whole(whole.clone(), title)), [1, 2, 0, 3]);
+        // Without a title, the whole's order, ties as the store gave them.
+        assert_eq!(rows(by_title_and_whole(whole, Vec::new())), [0, 1, 3]);
     }
 
     /// Four hits of three files, the first file's two first.

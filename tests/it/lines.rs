@@ -337,3 +337,25 @@ fn a_pasted_issue_gets_the_best_lines_of_its_first_files() {
         );
     }
 }
+
+/// A pasted issue's title names its problem, and weighs more than its body in choosing a
+/// file's lines: here the title asks about painting icons, while the body's steps match
+/// `spend_budget` (the window the whole text alone would bring) better.
+#[test]
+fn an_issues_title_chooses_the_lines_inside_its_files() {
+    let repo = uploader();
+    let issue = "Paint icon fails after an upload\n\nWhen the network drops after a timeout, \
+                 retry_upload gives up before the budget is spent. How long to wait before it \
+                 gives up?";
+    let hits = repo.search(issue, &["--explain", "-n", "4"]);
+    let window = hits
+        .iter()
+        .find(|h| h.to_string().contains("best_in_file"))
+        .unwrap_or_else(|| panic!("no window: {hits:#?}"));
+    assert_eq!(window["path"], "upload.py", "{hits:#?}");
+    assert_eq!(
+        (window["start_line"].as_u64(), window["end_line"].as_u64()),
+        (Some(96), Some(112)),
+        "paint_icon_0: {hits:#?}"
+    );
+}
