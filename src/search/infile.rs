@@ -36,9 +36,7 @@ pub fn add_best_lines(
     let expressions = Expressions {
         whole,
         title: q
-            .title
-            .as_deref()
-            .and_then(|t| super::query::parse(t).ok())
+            .title_query()
             .and_then(|t| super::files::chunk_expression(&t)),
     };
     let mut windows = Vec::new();

@@ -27,6 +27,11 @@ impl Query {
     pub fn fts_text(&self) -> String {
         self.tokens.join(" ")
     }
+
+    /// The query of its title alone, when it has one (a pasted issue).
+    pub fn title_query(&self) -> Option<Query> {
+        parse(self.title.as_deref()?).ok()
+    }
 }
 
 /// Why a query cannot be run.
@@ -346,6 +351,8 @@ mod tests {
         assert_eq!(q.raw, "Crash on load Steps: open the file.");
         assert_eq!(parse("crash on load").unwrap().title, None);
         assert_eq!(parse("\n  crash on load \n").unwrap().title, None);
+        assert_eq!(q.title_query().unwrap().terms, ["crash", "load"]);
+        assert_eq!(parse("crash on load").unwrap().title_query(), None);
     }
 
     #[test]
