@@ -105,7 +105,8 @@ pub fn singular(word: &str) -> String {
     if let Some(stem) = word.strip_suffix("ies").filter(|s| s.len() > 1) {
         return format!("{stem}y");
     }
-    if ["ches", "shes", "sses", "xes", "zes"]
+    // "-zes" is a "-ze" word's ("sizes", "serializes", "initializes"), but "buzzes".
+    if ["ches", "shes", "sses", "xes", "zzes"]
         .iter()
         .any(|s| word.ends_with(s))
     {
@@ -151,6 +152,9 @@ mod tests {
             ("boxes", "box"),
             ("entries", "entry"),
             ("releases", "release"),
+            ("sizes", "size"),
+            ("serializes", "serialize"),
+            ("buzzes", "buzz"),
             ("bytes", "byte"),
             ("class", "class"),
             ("status", "status"),
