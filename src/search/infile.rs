@@ -97,14 +97,15 @@ fn best_lines(
     let Some(hash) = parts.first().map(|c| c.content_hash.as_str()) else {
         return Ok(None);
     };
-    let whole = cx
+    let wanted: Vec<&str> = std::iter::once(expressions.whole.as_str())
+        .chain(expressions.title.as_deref())
+        .collect();
+    let mut lists = cx
         .chunks
-        .search_fts_in(&expressions.whole, hash, CANDIDATES)?;
-    let title = match &expressions.title {
-        Some(t) => cx.chunks.search_fts_in(t, hash, CANDIDATES)?,
-        None => Vec::new(),
-    };
-    let found = by_title_and_whole(whole, title);
+        .search_fts_in(&wanted, hash, CANDIDATES)?
+        .into_iter();
+    let whole = lists.next().unwrap_or_default();
+    let found = by_title_and_whole(whole, lists.next().unwrap_or_default());
     let free = |c: &&ChunkRef| !held(shown, &span.path, c.start_line, c.end_line);
     Ok(found
         .iter()

@@ -103,18 +103,20 @@ impl ChunkStore {
         Ok((hits, first.is_some_and(|k| scored as usize >= k)))
     }
 
-    /// The best `limit` chunks of one content for an FTS5 match `expression`, best first,
-    /// without their text: BM25 over every chunk of the content, scored with the whole
-    /// store's statistics as [`Self::search_fts`] scores them, whether or not a search over
-    /// the branch would have reached them.
+    /// For each FTS5 match expression of `expressions`, the best `limit` chunks of one
+    /// content, best first, without their text: BM25 over every chunk of the content, scored
+    /// with the whole store's statistics as [`Self::search_fts`] scores them, whether or not a
+    /// search over the branch would have reached them. The content's row ids are read once
+    /// for all the expressions.
     pub fn search_fts_in(
         &self,
-        expression: &str,
+        expressions: &[&str],
         content_hash: &str,
         limit: usize,
-    ) -> Result<Vec<FtsHit>, StoreError> {
-        if !self.fts_exists()? {
-            return Ok(Vec::new());
+    ) -> Result<Vec<Vec<FtsHit>>, StoreError> {
+        let none = || Ok(vec![Vec::new(); expressions.len()]);
+        if expressions.is_empty() || !self.fts_exists()? {
+            return none();
         }
         let db = self.db();
         let err = |e| db.err("full-text search in one file", e);
@@ -128,7 +130,7 @@ impl ChunkStore {
             .and_then(|mut s| s.query_row([content_hash], |r| Ok((r.get(0)?, r.get(1)?))))
             .map_err(err)?;
         let (Some(lo), Some(hi)) = (lo, hi) else {
-            return Ok(Vec::new());
+            return none();
         };
         let sql = format!(
             "WITH m AS (SELECT rowid AS rid, -bm25(chunk_terms) AS score FROM chunk_terms
@@ -138,19 +140,22 @@ impl ChunkStore {
              ORDER BY m.score DESC, c.n LIMIT ?5"
         );
         let mut stmt = db.conn.prepare_cached(&sql).map_err(err)?;
-        let hits = stmt
-            .query_map(
-                params![expression, lo, hi, content_hash, limit as i64],
-                |r| {
-                    Ok(FtsHit {
-                        chunk: ref_of(r)?,
-                        score: r.get::<_, f64>(6)? as f32,
-                    })
-                },
-            )
-            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(err)?;
-        Ok(hits)
+        expressions
+            .iter()
+            .map(|expression| {
+                stmt.query_map(
+                    params![expression, lo, hi, content_hash, limit as i64],
+                    |r| {
+                        Ok(FtsHit {
+                            chunk: ref_of(r)?,
+                            score: r.get::<_, f64>(6)? as f32,
+                        })
+                    },
+                )
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(err)
+            })
+            .collect()
     }
 
     fn fts_exists(&self) -> Result<bool, StoreError> {
