@@ -137,6 +137,30 @@ impl Symbols<'_> {
         Ok(out)
     }
 
+    /// The first `limit` definitions of one content (by line), with their signatures, for a
+    /// description's function inside a result file (`search::described`).
+    pub fn signatures_of(
+        &self,
+        hash: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::lang::Symbol>, StoreError> {
+        let mut stmt = self
+            .db
+            .conn
+            .prepare_cached(
+                "SELECT name, kind, start_line, end_line, signature, doc FROM snippets
+                 WHERE content_hash = ?1 ORDER BY start_line, end_line LIMIT ?2",
+            )
+            .map_err(|e| self.db.err("read signatures", e))?;
+        let rows = stmt
+            .query_map(params![hash, limit as i64], |r| {
+                super::catalog::symbol_from_row(r, 0)
+            })
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.db.err("read signatures", e))?;
+        Ok(rows)
+    }
+
     /// Every definition of the contents `hashes` (names and lines), for the function-level
     /// stage of a search.
     pub fn definitions_of(&self, hashes: &[String]) -> Result<Vec<SymbolHit>, StoreError> {
