@@ -43,8 +43,9 @@ GROUPS = ["bm25", "vector", "symbol", "file", "title", "commits", "history",
 START = [1.0] * len(GROUPS)
 KINDS = ["name", "topic", "behaviour", "issue"]
 # Features of hits placed by position after the order is set (`search::learned::group`): a
-# history partner, an issue's best lines in a file. Their hits keep their places in a refit.
-PLACED = ("changed_with", "best_in_file")
+# history partner, an issue's best lines in a file, a description's function in its first
+# file. Their hits keep their places in a refit.
+PLACED = ("changed_with", "best_in_file", "described_function")
 
 
 def group(c):

@@ -42,6 +42,10 @@ pub enum Feature {
     /// A pasted issue's best BM25 match among the chunks of one of its first result files:
     /// placed right after that file's first hit, with its score (`search::infile`).
     BestInFile,
+    /// The function of a description's first result file whose signature the static model
+    /// puts nearest the question: placed right after that file's first hit, with its score
+    /// (`search::described`).
+    DescribedFunction,
 }
 
 impl Feature {
@@ -58,6 +62,9 @@ impl Feature {
             Feature::Evidence => "the question's words in its path, topic or definition".into(),
             Feature::ChangedWith => "changed together with a top result".into(),
             Feature::BestInFile => "the issue's best match inside a top result file".into(),
+            Feature::DescribedFunction => {
+                "the function of the first result file nearest the question".into()
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ use super::explain::Feature;
 use super::fusion::{touching, Source, Span};
 use super::params::MERGE_GAP;
 use super::query::Query;
-use super::types::{first_hits, Context, Ranked, SearchError};
+use super::types::{first_hits, held, Context, Ranked, SearchError};
 use crate::store::{ChunkRef, FtsHit};
 
 use super::params::infile::{CANDIDATES, FILES, MAX_LINES, TITLE_WEIGHT};
@@ -153,13 +153,6 @@ fn with_touching(best: &ChunkRef, mut matching: Vec<&ChunkRef>) -> Vec<ChunkRef>
     // The best chunk first, as ranking's merged hits keep it (`search::trim` reads it so).
     parts[1..].sort_by_key(|c| c.start_line);
     parts
-}
-
-/// Whether a hit of `ranked` already shows any of the lines `start..=end` of `path`.
-fn held(ranked: &[Ranked], path: &str, start: u32, end: u32) -> bool {
-    ranked
-        .iter()
-        .any(|(s, _)| s.path == path && s.start <= end && start <= s.end)
 }
 
 #[cfg(test)]

@@ -76,8 +76,9 @@ impl Kind {
 }
 
 /// The weight group of a contribution, as an index into a row of [`WEIGHTS`] (names in
-/// [`GROUPS`]); `None` for what the scorer leaves as it is: history's partners and an
-/// issue's best lines in a file are placed by position after the order is set.
+/// [`GROUPS`]); `None` for what the scorer leaves as it is: history's partners, an issue's
+/// best lines in a file and a description's function in its first file are placed by
+/// position after the order is set.
 fn group(feature: &Feature) -> Option<usize> {
     Some(match feature {
         Feature::Retrieved { by, .. } => match by {
@@ -94,7 +95,7 @@ fn group(feature: &Feature) -> Option<usize> {
         Feature::FileLists => 9,
         Feature::FileOnly => 10,
         Feature::Evidence => 11,
-        Feature::ChangedWith | Feature::BestInFile => return None,
+        Feature::ChangedWith | Feature::BestInFile | Feature::DescribedFunction => return None,
     })
 }
 

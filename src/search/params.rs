@@ -79,6 +79,23 @@ pub mod infile {
     pub const TITLE_WEIGHT: f32 = 16.0;
 }
 
+/// A description's function inside its first result file (`search::described`).
+pub mod described {
+    /// Least cosine between the question and a function's signature (the static model's
+    /// vectors) for the function to be shown. Func@10 on the four short-question sets (dev,
+    /// check, check2, check3): 0.802 / 0.795 / 0.786 / 0.809 at 0.5, 0.806 / 0.795 / 0.786 /
+    /// 0.809 at 0.6, 0.806 / 0.795 / 0.786 / 0.793 at 0.7; leaving any set out, the others
+    /// choose 0.6.
+    pub const MIN_SIMILARITY: f32 = 0.6;
+    /// Shortest function looked at, in lines: a one- or two-line function is most often an
+    /// accessor whose name says all there is.
+    pub const MIN_LINES: u32 = 3;
+    /// Longest function shown whole, in lines (ranking's merged windows go to 60).
+    pub const MAX_LINES: u32 = 60;
+    /// Definitions of one file read: a bound on the work for a generated file.
+    pub const MAX_DEFINITIONS: usize = 2_000;
+}
+
 /// The second stage of a question's ranking (`search::rerank`). Each lift is a share of
 /// the best fused score of the question, added to a span (times its path prior). Measured
 /// on the concept set (`../shared/eval/concept`, NDCG@10) against the short questions

@@ -14,8 +14,8 @@ use super::types::{
     note, Context, Fetch, Hit, List, Mode, Ranked, SearchError, SearchOptions, SearchResult,
 };
 use super::{
-    background, cochange, defs, gather, infile, learned, llm, params, rank, rerank, retrieve,
-    semantic, trim,
+    background, cochange, defs, described, gather, infile, learned, llm, params, rank, rerank,
+    retrieve, semantic, trim,
 };
 use crate::store::{ChunkRow, ChunkStore};
 
@@ -109,9 +109,7 @@ pub fn search(
     if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
         cochange::add_partners(cx, &mut ranked)?;
     }
-    if opts.mode == Mode::Hybrid && kind == learned::Kind::Issue && !opts.files_only {
-        infile::add_best_lines(cx, &q, &mut ranked, limit)?;
-    }
+    add_answer_lines(cx, &q, kind, opts, &mut ranked, limit)?;
     ranked.truncate(limit);
     if trim::cuts(kind) {
         trim::to_definitions(db, &mut ranked)?;
@@ -127,6 +125,28 @@ pub fn search(
         query: q,
         degraded,
     })
+}
+
+/// The lines inside the first result files that answer a question of `kind`: a pasted
+/// issue's best lines (`infile`), a description's function (`described`). Hybrid searches
+/// that show lines only: the stages measured there, and a listing of files would not show
+/// them.
+fn add_answer_lines(
+    cx: &Context<'_>,
+    q: &Query,
+    kind: learned::Kind,
+    opts: &SearchOptions,
+    ranked: &mut Vec<Ranked>,
+    limit: usize,
+) -> Result<(), SearchError> {
+    if opts.mode != Mode::Hybrid || opts.files_only {
+        return Ok(());
+    }
+    match kind {
+        learned::Kind::Issue => infile::add_best_lines(cx, q, ranked, limit),
+        learned::Kind::Behaviour => described::add_best_function(cx, q, ranked, limit),
+        learned::Kind::Name | learned::Kind::Topic => Ok(()),
+    }
 }
 
 /// The definitions named by the query that the second stage's evidence reads (`rerank`), or
@@ -250,7 +270,11 @@ fn with_text(chunks: &ChunkStore, ranked: Vec<Ranked>) -> Result<Vec<Hit>, Searc
                 language: parts
                     .first()
                     .map_or_else(|| crate::lang::Language::of_path(&s.path), |c| c.language),
-                lines: numbered_lines(&read),
+                // A hit shows its own lines: a function's chunks can hold its neighbours'.
+                lines: numbered_lines(&read)
+                    .into_iter()
+                    .filter(|(n, _)| (s.start..=s.end).contains(n))
+                    .collect(),
                 path: s.path,
                 start_line: s.start,
                 end_line: s.end,

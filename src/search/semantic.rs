@@ -214,7 +214,10 @@ fn other_dimension(stored: usize, now: usize) -> String {
 
 /// The query's vector. The raw text is embedded (stop words carry meaning for a sentence
 /// model), after identifiers are spelled out as words.
-fn embed_query(config: &Config, q: &Query) -> Result<Vec<f32>, crate::embed::EmbedError> {
+pub(super) fn embed_query(
+    config: &Config,
+    q: &Query,
+) -> Result<Vec<f32>, crate::embed::EmbedError> {
     let mut embedder = crate::embed::from_config(&config.embed)?.ok_or_else(|| {
         crate::embed::EmbedError::Local {
             what: "no embedding provider".into(),

@@ -28,6 +28,13 @@ pub fn first_hits(ranked: &[Ranked], n: usize) -> Vec<usize> {
     out
 }
 
+/// Whether a hit of `ranked` already shows any of the lines `start..=end` of `path`.
+pub fn held(ranked: &[Ranked], path: &str, start: u32, end: u32) -> bool {
+    ranked
+        .iter()
+        .any(|(s, _)| s.path == path && s.start <= end && start <= s.end)
+}
+
 /// A retriever's chunk list, best first, with its source and fusion weight.
 pub type List = (Source, f64, Vec<ChunkRef>);
 
