@@ -20,6 +20,7 @@ mod mcp;
 mod observe;
 mod poisoned;
 mod remote;
+mod remote_clone;
 mod remote_more;
 mod rev;
 mod s3server;

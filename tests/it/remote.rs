@@ -120,7 +120,8 @@ impl Target {
     }
 }
 
-fn no_secret(out: &Output) {
+/// Fails the test if a command printed the secret key.
+pub(crate) fn no_secret(out: &Output) {
     for text in [&out.stdout, &out.stderr] {
         assert!(
             !String::from_utf8_lossy(text).contains(SECRET),
@@ -140,7 +141,7 @@ fn branches(repo: &TestRepo) -> Vec<String> {
 }
 
 /// Check out a new branch `feature` in `repo` with one new file, and index it.
-fn feature_branch(repo: &TestRepo) {
+pub(crate) fn feature_branch(repo: &TestRepo) {
     repo.git(&["checkout", "-q", "-b", "feature"]);
     repo.write(
         "feature/flag.py",
@@ -440,90 +441,4 @@ fn a_push_killed_midway_leaves_the_remote_readable_and_the_next_push_finishes() 
         dev.hit_paths("retry failed uploads", &["--no-index"])[0],
         "app/upload.py"
     );
-}
-
-#[test]
-fn a_pull_into_a_clone_on_another_branch_hides_what_it_cannot_check() {
-    let t = Target::file();
-    let ci = fixture();
-    ci.index(&[]);
-    feature_branch(&ci);
-    t.ok(&ci, &["push", "--all"]);
-    // The developer has main only, and works on a branch of their own.
-    let dev = fresh_clone(&ci);
-    dev.git(&["checkout", "-q", "-b", "topic"]);
-    let out = t.ok(&dev, &["pull"]);
-    assert!(out.contains("branches merged: feature, main"), "{out}");
-    // The feature's new file is not in this clone: its chunks are not shown as code.
-    assert!(out.contains("1 not checkable yet"), "{out}");
-    assert!(dev
-        .hit_paths(
-            "feature flag marker",
-            &["--no-index", "--branch", "feature"]
-        )
-        .iter()
-        .all(|p| p != "feature/flag.py"));
-    // The topic branch's first index run finds everything known.
-    let run = dev.index(&[]);
-    assert_eq!(run["stats"]["compute"], 0, "{run}");
-}
-
-#[test]
-fn credentials_are_never_printed_even_in_errors() {
-    let dev = fixture();
-    dev.index(&[]);
-    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = closed.local_addr().unwrap().port();
-    drop(closed);
-    let run = |url: &str, env: &[(&str, String)]| {
-        let mut cmd = dev.cmd(&["push", url]);
-        cmd.env("AWS_SECRET_ACCESS_KEY", SECRET)
-            .env("AWS_ACCESS_KEY_ID", "testing")
-            .env("GIT_CODESEARCH_TRACE", "debug");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let out = cmd.output().unwrap();
-        no_secret(&out);
-        assert_eq!(out.status.code(), Some(2), "{out:?}");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
-    let env = [
-        ("AWS_ENDPOINT", format!("http://127.0.0.1:{port}")),
-        ("AWS_ALLOW_HTTP", "true".into()),
-        ("AWS_REGION", "us-east-1".into()),
-    ];
-    let err = run("s3://bucket/prefix", &env);
-    assert!(err.contains("s3://bucket/prefix"), "{err}");
-    let err = run(&format!("s3://testing:{SECRET}@bucket/prefix"), &env);
-    assert!(
-        err.contains("credentials") && err.contains("***@bucket"),
-        "{err}"
-    );
-    // And against a real server, with every trace on.
-    let t = Target::s3();
-    let mut cmd = t.cmd(&dev, &["push", &t.url]);
-    let out = cmd.env("GIT_CODESEARCH_TRACE", "debug").output().unwrap();
-    no_secret(&out);
-    assert!(out.status.success(), "{out:?}");
-}
-
-/// Vectors never travel: a pull into a fresh clone with the default (static vectors) starts
-/// embedding what the checked-out branch now lacks, in the background as `index` does.
-#[test]
-fn a_pull_embeds_the_pulled_branch_in_the_background() {
-    let t = Target::file();
-    let ci = fixture();
-    ci.index(&[]);
-    t.ok(&ci, &["push"]);
-    let dev = fresh_clone(&ci);
-    let out = t
-        .cmd(&dev, &["pull", &t.url])
-        .env_remove("GIT_CODESEARCH_BACKGROUND")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("files in the background"), "{text}");
-    crate::vectors::wait_until_embedded(&dev, None);
 }
