@@ -45,7 +45,7 @@ pub fn add_best_function(
         .into_iter()
         .filter(|s| is_function(s) && !held(&ranked[..shown], &path, s.start_line, s.end_line))
         .collect();
-    let Some(best) = nearest(cx, q, &candidates) else {
+    let Some((best, similarity)) = nearest(cx, q, &candidates) else {
         return Ok(());
     };
     let mut parts: Vec<_> = cx
@@ -68,7 +68,9 @@ pub fn add_best_function(
         members: Vec::new(),
         why: Default::default(),
     };
-    span.why.add(Feature::DescribedFunction, score);
+    let similarity = f64::from(similarity);
+    span.why
+        .add(Feature::DescribedFunction { similarity }, score);
     ranked.insert(first + 1, (span, parts));
     Ok(())
 }
@@ -82,10 +84,10 @@ fn is_function(s: &Symbol) -> bool {
     ) && (MIN_LINES..=MAX_LINES).contains(&lines)
 }
 
-/// The candidate whose signature the static model puts nearest the question, if at least
-/// [`MIN_SIMILARITY`] near. An embedding that fails leaves the hits as they are: the vector
+/// The candidate whose signature the static model puts nearest the question, with its
+/// cosine, if at least [`MIN_SIMILARITY`] near. An embedding that fails leaves the hits as they are: the vector
 /// retriever reports the model's trouble, and this stage only adds.
-fn nearest<'a>(cx: &Context<'_>, q: &Query, candidates: &'a [Symbol]) -> Option<&'a Symbol> {
+fn nearest<'a>(cx: &Context<'_>, q: &Query, candidates: &'a [Symbol]) -> Option<(&'a Symbol, f32)> {
     if candidates.is_empty() {
         return None;
     }
@@ -104,7 +106,6 @@ fn nearest<'a>(cx: &Context<'_>, q: &Query, candidates: &'a [Symbol]) -> Option<
             Some((_, b)) if b >= c => best,
             _ => Some((s, c)),
         })
-        .map(|(s, _)| s)
 }
 
 #[cfg(test)]

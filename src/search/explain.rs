@@ -45,7 +45,10 @@ pub enum Feature {
     /// The function of a description's first result file whose signature the static model
     /// puts nearest the question: placed right after that file's first hit, with its score
     /// (`search::described`).
-    DescribedFunction,
+    DescribedFunction {
+        /// The cosine of its signature's vector to the question's.
+        similarity: f64,
+    },
 }
 
 impl Feature {
@@ -62,9 +65,9 @@ impl Feature {
             Feature::Evidence => "the question's words in its path, topic or definition".into(),
             Feature::ChangedWith => "changed together with a top result".into(),
             Feature::BestInFile => "the issue's best match inside a top result file".into(),
-            Feature::DescribedFunction => {
-                "the function of the first result file nearest the question".into()
-            }
+            Feature::DescribedFunction { similarity } => format!(
+                "the function of the first result file nearest the question (cosine {similarity:.2})"
+            ),
         }
     }
 }

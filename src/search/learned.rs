@@ -95,7 +95,9 @@ fn group(feature: &Feature) -> Option<usize> {
         Feature::FileLists => 9,
         Feature::FileOnly => 10,
         Feature::Evidence => 11,
-        Feature::ChangedWith | Feature::BestInFile | Feature::DescribedFunction => return None,
+        Feature::ChangedWith | Feature::BestInFile | Feature::DescribedFunction { .. } => {
+            return None
+        }
     })
 }
 

@@ -427,6 +427,8 @@ fn a_description_gets_the_nearest_function_of_its_first_file() {
         .map(|c| c["feature"].as_str().unwrap())
         .collect();
     assert_eq!(features, ["described_function"], "{hits:#?}");
+    let similarity = function["explain"][0]["similarity"].as_f64().unwrap();
+    assert!((0.6..=1.0).contains(&similarity), "{hits:#?}");
     assert_eq!(function["score"], hits[0]["score"], "{hits:#?}");
     // The function's own lines, not its chunk's (which starts in `format_report_2`).
     let snippet = function["snippet"].as_str().unwrap();
