@@ -213,8 +213,8 @@ impl Ranking {
     /// and a little as a chunk list (`question_vector_weight`, 0.15): their chunks at a
     /// higher weight push the lines a short question asks for out of the first ten (static
     /// vectors, concept set NDCG@10 0.853 → 0.871; short questions' Func@10 0.767 → 0.775,
-    /// where the chunk list alone at 1.0 gave 0.873 and 0.744; bench/RESULTS.md and bench/history/). A
-    /// question naming a topic weighs the definitions its words name at
+    /// where the chunk list alone at 1.0 gave 0.873 and 0.744; bench/RESULTS.md and
+    /// bench/history/). A question naming a topic weighs the definitions its words name at
     /// [`TOPIC_DEFINITIONS`] of a description's, and a description gets
     /// [`rerank::FILES_FOR_BEHAVIOUR`] of the vector files' weight.
     pub fn for_query(s: &SearchConfig, reading: &Reading) -> Ranking {

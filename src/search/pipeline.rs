@@ -1,8 +1,9 @@
 //! The pipeline of a search: preprocess the query, run the retrievers (BM25 over chunks, BM25
 //! over whole files, symbols, vectors), rank what they found (`rank`: fusion, paths of the
 //! branch, filters, recency and path prior, merged chunks), add files that change together
-//! with the top results, bring a pasted issue's best lines inside its first files, cut to the
-//! limit and read the text. It imports the stages; no stage imports it.
+//! with the top results, bring a pasted issue's best lines inside its first files and a
+//! description's nearest function inside its first file, cut to the limit and read the
+//! text. It imports the stages; no stage imports it.
 
 use globset::{Glob, GlobMatcher};
 
