@@ -4,6 +4,7 @@
 //! language's definitions are in `symbols_langs`.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use tree_sitter::{QueryCursor, Tree};
 use tree_sitter_tags::TagsConfiguration;
@@ -76,8 +77,9 @@ impl Tagger {
             let Some(name) = text.get(tag.name_range.clone()) else {
                 continue;
             };
-            let start_line = line_of(tag.range.start);
-            let end_line = line_of(tag.range.end.saturating_sub(1).max(tag.range.start));
+            let range = whole_definition(language, tree, tag.range.clone());
+            let start_line = line_of(range.start);
+            let end_line = line_of(range.end.saturating_sub(1).max(range.start));
             let signature = text
                 .get(tag.line_range.clone())
                 .unwrap_or(name)
@@ -105,6 +107,38 @@ impl Tagger {
         }
         out
     }
+}
+
+/// The bytes of the definition a tag names. C's and C++'s tags queries capture a function
+/// by its declarator (`parse(const char *s)`), which is its signature alone: a definition's
+/// lines are then one, the search cut hits to that line, and the function's doc comment above
+/// a return type on a line of its own (`static size_t` / `ZSTD_compress(...)`) was not found.
+/// When the declarator belongs to a function's definition (through the pointer and
+/// reference declarators of `char *f()` and `T &f()`), the definition's bytes are the whole
+/// `function_definition`, from its return type to its closing brace. A prototype keeps its
+/// declarator's line: it has no body.
+fn whole_definition(language: Language, tree: &Tree, range: Range<usize>) -> Range<usize> {
+    if !matches!(language, Language::C | Language::Cpp) {
+        return range;
+    }
+    let root = tree.root_node();
+    let Some(mut node) = root.descendant_for_byte_range(range.start, range.end) else {
+        return range;
+    };
+    if node.kind() != "function_declarator" {
+        return range;
+    }
+    while let Some(parent) = node.parent() {
+        match parent.kind() {
+            "pointer_declarator"
+            | "reference_declarator"
+            | "parenthesized_declarator"
+            | "attributed_declarator" => node = parent,
+            "function_definition" => return parent.byte_range(),
+            _ => break,
+        }
+    }
+    range
 }
 
 /// A file the grammar could not parse whole (newer syntax, a macro it does not know) loses

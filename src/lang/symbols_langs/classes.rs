@@ -1,6 +1,6 @@
-//! Definitions in languages of classes and methods: Ruby, PHP, C#, Kotlin, Scala, Swift.
+//! Definitions in languages of classes and methods: Ruby, PHP, C#, Kotlin, Scala, Swift, C++.
 
-use super::outline;
+use super::{outline, spans};
 use crate::lang::language::Language;
 use crate::lang::symbols::Tagger;
 
@@ -279,4 +279,20 @@ public typealias Handler = (Request) -> Response
     // A method's range is its own, not its type's.
     let run = &syms[2];
     assert_eq!((run.start_line, run.end_line), (6, 8));
+}
+
+#[test]
+fn cpp_methods_and_functions_span_their_bodies() {
+    let src = "namespace fmt {\nclass buffer {\n public:\n  size_t size() const {\n    return size_;\n  }\n  void push(char c);\n};\n\nvoid buffer::push(char c) {\n  data_[size_++] = c;\n}\n\ntemplate <typename T>\nconst T &first(const T &a,\n               const T &b) {\n  return a;\n}\n}  // namespace fmt\n";
+    let syms = Tagger::default().symbols(Language::Cpp, src);
+    assert_eq!(
+        spans(&syms),
+        [
+            ("buffer", "class", 2, 8),
+            ("size", "function", 4, 6),
+            ("push", "function", 7, 7),
+            ("push", "method", 10, 12),
+            ("first", "function", 15, 18)
+        ]
+    );
 }

@@ -1,6 +1,6 @@
-//! Definitions in languages of modules and functions: Elixir, Haskell, Lua, Zig, shell, R.
+//! Definitions in languages of modules and functions: Elixir, Haskell, Lua, Zig, shell, R, C.
 
-use super::outline;
+use super::{outline, spans};
 use crate::lang::language::Language;
 use crate::lang::symbols::Tagger;
 
@@ -230,4 +230,21 @@ summarise = function(df) {
         Some("Read a CSV file.\n@param file A path.")
     );
     assert_eq!(syms[0].end_line, 8);
+}
+
+#[test]
+fn c_functions_span_their_bodies_and_prototypes_their_line() {
+    let src = "/* Returns the frame's size. */\nstatic size_t\nframe_size(const char *src,\n           size_t n)\n{\n    return n;\n}\n\nchar *dup_name(const char *s) {\n    return 0;\n}\n\nint prototype(int a);\n";
+    let syms = Tagger::default().symbols(Language::C, src);
+    assert_eq!(
+        spans(&syms),
+        [
+            ("frame_size", "function", 2, 7),
+            ("dup_name", "function", 9, 11),
+            ("prototype", "function", 13, 13)
+        ]
+    );
+    // The return type's line starts the definition, so its doc comment is found.
+    assert_eq!(syms[0].doc.as_deref(), Some("Returns the frame's size."));
+    assert!(syms[0].signature.starts_with("frame_size("), "{syms:?}");
 }

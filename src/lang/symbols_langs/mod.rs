@@ -14,3 +14,10 @@ fn outline(syms: &[Symbol]) -> Vec<(&str, &str, u32)> {
         .map(|s| (s.name.as_str(), s.kind.as_str(), s.start_line))
         .collect()
 }
+
+/// Each definition's (name, kind, first line, last line), in order.
+fn spans(syms: &[Symbol]) -> Vec<(&str, &str, u32, u32)> {
+    syms.iter()
+        .map(|s| (s.name.as_str(), s.kind.as_str(), s.start_line, s.end_line))
+        .collect()
+}
