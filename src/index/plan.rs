@@ -51,7 +51,8 @@ impl Plan {
 }
 
 /// Plan a run. `old` is the branch's catalog, `computed` the content hashes whose chunks are
-/// stored, `used_elsewhere` the hashes other branches use.
+/// stored (less those to compute again: a path whose content is not in it is computed, even
+/// when its catalog row has not changed), `used_elsewhere` the hashes other branches use.
 pub fn plan(
     scanned: &[Scanned],
     old: &[CatalogRow],
@@ -85,9 +86,10 @@ pub fn plan(
             continue;
         }
         new_hashes.insert(&s.content_hash);
-        if same_content {
+        let is_computed = computed.contains(&s.content_hash);
+        if same_content && is_computed {
             p.unchanged += 1;
-        } else if computed.contains(&s.content_hash) {
+        } else if is_computed {
             p.add_tag += 1;
         } else if queued.insert(&s.content_hash) {
             p.compute.push(i);
@@ -198,5 +200,23 @@ mod tests {
         let old = vec![row("a", "h1")];
         let p = plan(&[scanned("a", "h1")], &old, &set(&["h1"]), &set(&[]), 0);
         assert!(p.is_noop());
+    }
+
+    #[test]
+    fn an_unchanged_path_whose_content_is_not_computed_is_computed_again() {
+        // h1's definitions were read by an older build (`stale_definitions`): the run that
+        // meets a file of it computes it again, once, and moves no catalog row.
+        let old = vec![row("a.c", "h1"), row("b.c", "h1"), row("c.c", "h2")];
+        let s = vec![
+            scanned("a.c", "h1"),
+            scanned("b.c", "h1"),
+            scanned("c.c", "h2"),
+        ];
+        let p = plan(&s, &old, &set(&["h2"]), &set(&[]), 0);
+        assert_eq!(p.compute, vec![0]);
+        assert_eq!(p.unchanged, 1);
+        assert!(p.update.upsert.is_empty() && p.update.remove_paths.is_empty());
+        assert!(p.delete.is_empty());
+        assert!(!p.is_noop());
     }
 }

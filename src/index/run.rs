@@ -206,7 +206,7 @@ fn pass(
     if !opts.dry_run {
         db.run_state().save_checkpoint(&cp)?;
     }
-    let mut computed = db.catalog().computed_hashes()?;
+    let mut computed = computed_here(db)?;
     // Imported content not checked yet counts as unknown: a tree's bytes of it are kept to
     // check it against.
     let unverified = db.unverified().hashes()?;
@@ -222,7 +222,7 @@ fn pass(
         if !opts.dry_run {
             settle_before_tagging(ws, db, chunks, me, &unverified, &scanned, &walked)?;
         }
-        computed = db.catalog().computed_hashes()?;
+        computed = computed_here(db)?;
         if opts.dry_run {
             computed.retain(|h| !unverified.contains(h));
         }
@@ -291,6 +291,15 @@ fn pass(
         stats,
         ..Default::default()
     })
+}
+
+/// The contents this run takes as computed: all the index holds but those an older build
+/// read the definitions of wrong (`stale_definitions`), which it computes again where met.
+fn computed_here(db: &Db) -> Result<std::collections::HashSet<String>, IndexError> {
+    let stale = db.catalog().stale_hashes()?;
+    let mut computed = db.catalog().computed_hashes()?;
+    computed.retain(|h| !stale.contains(h));
+    Ok(computed)
 }
 
 /// A run tags only content it can vouch for: imported content it found a file of is checked

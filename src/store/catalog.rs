@@ -209,6 +209,13 @@ impl Catalog<'_> {
         self.db.string_set("SELECT content_hash FROM content", [])
     }
 
+    /// Content hashes whose definitions an older build read wrong (migration 12): an index
+    /// run computes the ones it meets again.
+    pub fn stale_hashes(&self) -> Result<HashSet<String>, StoreError> {
+        self.db
+            .string_set("SELECT content_hash FROM stale_definitions", [])
+    }
+
     /// Content hashes used by branches other than `branch`.
     pub fn hashes_used_outside(&self, branch: &str) -> Result<HashSet<String>, StoreError> {
         self.db.string_set(
@@ -287,6 +294,10 @@ impl Catalog<'_> {
             let mut clear = tx
                 .prepare_cached("DELETE FROM snippets WHERE content_hash = ?1")
                 .map_err(|e| self.db.err("store symbols", e))?;
+            // Computed again by this build: its definitions are read right now.
+            let mut fresh = tx
+                .prepare_cached("DELETE FROM stale_definitions WHERE content_hash = ?1")
+                .map_err(|e| self.db.err("store symbols", e))?;
             let mut sym = tx
                 .prepare_cached(
                     "INSERT INTO snippets
@@ -309,6 +320,9 @@ impl Catalog<'_> {
                     ])
                     .map_err(|e| self.db.err("store content", e))?;
                 clear
+                    .execute([h])
+                    .map_err(|e| self.db.err("store symbols", e))?;
+                fresh
                     .execute([h])
                     .map_err(|e| self.db.err("store symbols", e))?;
                 super::fileterms::put_terms(&tx, h, &item.terms)
@@ -468,11 +482,13 @@ pub(crate) fn delete_content_rows(
     let mut snippets = tx.prepare_cached("DELETE FROM snippets WHERE content_hash = ?1")?;
     let mut embedded = tx.prepare_cached("DELETE FROM embedded WHERE content_hash = ?1")?;
     let mut unverified = tx.prepare_cached("DELETE FROM unverified WHERE content_hash = ?1")?;
+    let mut stale = tx.prepare_cached("DELETE FROM stale_definitions WHERE content_hash = ?1")?;
     for h in hashes {
         content.execute([h])?;
         snippets.execute([h])?;
         embedded.execute([h])?;
         unverified.execute([h])?;
+        stale.execute([h])?;
     }
     super::fileterms::delete_terms(tx, hashes)
 }

@@ -9,9 +9,10 @@ use super::error::StoreError;
 use super::sqlite::handle;
 
 /// Tables and views every index of the current schema has.
-const EXPECTED: [&str; 11] = [
+const EXPECTED: [&str; 12] = [
     "content",
     "unverified",
+    "stale_definitions",
     "file_terms",
     "embedded",
     "catalog",

@@ -147,6 +147,7 @@ fn check_values(conn: &Connection) -> Result<(), Checked> {
             " WHERE content_hash != '' OR skip_reason IS NULL",
         ),
         ("chunks", "content_hash", ""),
+        ("stale_definitions", "content_hash", ""),
     ] {
         let sql = format!("SELECT DISTINCT {column} FROM {table}{except}");
         each_text(conn, &sql, |h| {

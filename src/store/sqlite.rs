@@ -23,6 +23,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0009_unverified.sql"),
     include_str!("../../migrations/0010_remote.sql"),
     include_str!("../../migrations/0011_snippets_cover.sql"),
+    include_str!("../../migrations/0012_stale_definitions.sql"),
 ];
 
 /// The table that records which migrations ran.

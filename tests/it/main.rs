@@ -8,6 +8,7 @@ mod branches;
 mod common;
 mod concepts;
 mod crash;
+mod definitions;
 mod doctor;
 mod embed_server;
 mod history;
