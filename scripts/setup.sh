@@ -13,6 +13,13 @@ if [ ${#need[@]} -gt 0 ]; then
     $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 protoc --version >/dev/null
+# A cold build of the tests writes about 6 GB under target/ (a release build about 3 GB). On a
+# fuller disk the linker dies with SIGBUS ("ld terminated with signal 7"), which names nothing:
+# say so first. A warning, not a refusal: an incremental build needs far less.
+free_kb=$(df -Pk "${CARGO_TARGET_DIR:-$(dirname "$0")/..}" 2>/dev/null | awk 'NR == 2 { print $4 }')
+if [ -n "${free_kb:-}" ] && [ "$free_kb" -lt $((8 * 1024 * 1024)) ]; then
+    echo "warning: $((free_kb / 1024 / 1024)) GB free for the build; a cold test build needs about 6 GB" >&2
+fi
 [ "${1:-}" = "--build-only" ] && exit 0
 # The S3-compatible server the push/pull tests start on 127.0.0.1 (tests/it/s3server.rs):
 # moto's `moto_server`, from PyPI. 5.1 or newer: its PUT honours `If-None-Match: *` (412 on an
