@@ -29,8 +29,9 @@ fn lines_of(repo: &TestRepo, name: &str) -> (u32, u32, Option<String>) {
 
 /// A C function's definition runs from its return type to its closing brace, with the doc
 /// comment above; an index an older build wrote (the declarator's line, no doc) gets the
-/// same on its next run, which computes the C file again and nothing else, while a search
-/// before that run still shows the file.
+/// same on its next run, which computes the C file again and nothing else and embeds
+/// nothing again (its chunks are the same), while a search before that run still shows the
+/// file.
 #[test]
 fn a_c_function_spans_its_body_and_an_older_index_is_read_again() {
     let repo = TestRepo::with_files(&[
@@ -40,8 +41,8 @@ fn a_c_function_spans_its_body_and_an_older_index_is_read_again() {
             "/// Adds.\npub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n",
         ),
     ]);
-    repo.lexical();
-    repo.index(&[]);
+    repo.embed_locally();
+    repo.index(&["--wait"]);
     let whole = (
         2,
         10,
@@ -63,9 +64,12 @@ fn a_c_function_spans_its_body_and_an_older_index_is_read_again() {
         "src/frame.c"
     );
 
-    let run = repo.index(&[]);
+    let run = repo.index(&["--wait"]);
     assert_eq!(run["stats"]["compute"], 1, "{run}");
     assert_eq!(run["stats"]["unchanged"], 1, "{run}");
+    assert_eq!(run["stats"]["embedded"], 0, "{run}");
+    assert_eq!(run["stats"]["embed_pending"], 0, "{run}");
+    assert_eq!(repo.status(&[])["vectors"]["embedded_files"], 2);
     assert_eq!(lines_of(&repo, "frame_size"), whole);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let stale: i64 = conn
