@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use tree_sitter::{QueryCursor, Tree};
+use tree_sitter::{Node, QueryCursor, Tree};
 use tree_sitter_tags::TagsConfiguration;
 
 use super::doc::doc_comment;
@@ -134,11 +134,21 @@ fn whole_definition(language: Language, tree: &Tree, range: Range<usize>) -> Ran
             | "reference_declarator"
             | "parenthesized_declarator"
             | "attributed_declarator" => node = parent,
-            "function_definition" => return parent.byte_range(),
+            // A template's definition starts at its `template <…>` line, where its doc
+            // comment ends.
+            "function_definition" => return with_template(parent).byte_range(),
             _ => break,
         }
     }
     range
+}
+
+/// `node`, or the template declarations around it.
+fn with_template(mut node: Node<'_>) -> Node<'_> {
+    while let Some(parent) = node.parent().filter(|p| p.kind() == "template_declaration") {
+        node = parent;
+    }
+    node
 }
 
 /// A file the grammar could not parse whole (newer syntax, a macro it does not know) loses

@@ -292,7 +292,7 @@ fn cpp_methods_and_functions_span_their_bodies() {
             ("size", "function", 4, 6),
             ("push", "function", 7, 7),
             ("push", "method", 10, 12),
-            ("first", "function", 15, 18)
+            ("first", "function", 14, 18)
         ]
     );
 }
