@@ -16,7 +16,10 @@ protoc --version >/dev/null
 # A cold build of the tests writes about 6 GB under target/ (a release build about 3 GB). On a
 # fuller disk the linker dies with SIGBUS ("ld terminated with signal 7"), which names nothing:
 # say so first. A warning, not a refusal: an incremental build needs far less.
-free_kb=$(df -Pk "${CARGO_TARGET_DIR:-$(dirname "$0")/..}" 2>/dev/null | awk 'NR == 2 { print $4 }')
+# (A target directory not made yet is measured at its parent; no answer, no warning.)
+target="${CARGO_TARGET_DIR:-$(dirname "$0")/..}"
+[ -d "$target" ] || target="$(dirname "$target")"
+free_kb=$(df -Pk "$target" 2>/dev/null | awk 'NR == 2 { print $4 }') || free_kb=
 if [ -n "${free_kb:-}" ] && [ "$free_kb" -lt $((8 * 1024 * 1024)) ]; then
     echo "warning: $((free_kb / 1024 / 1024)) GB free for the build; a cold test build needs about 6 GB" >&2
 fi
