@@ -22,6 +22,7 @@ pub(crate) mod terms;
 pub mod vectors;
 pub(crate) mod verify;
 pub(crate) mod walk;
+mod writer;
 
 pub use error::IndexError;
 pub use interrupt::Stop;

@@ -51,12 +51,14 @@ impl Plan {
 }
 
 /// Plan a run. `old` is the branch's catalog, `computed` the content hashes whose chunks are
-/// stored (less those to compute again: a path whose content is not in it is computed, even
-/// when its catalog row has not changed), `used_elsewhere` the hashes other branches use.
+/// stored, `stale` those of them to compute again (an older build read their definitions
+/// wrong: a path of one is computed even when its catalog row has not changed; one no path
+/// uses any more is deleted like any other), `used_elsewhere` the hashes other branches use.
 pub fn plan(
     scanned: &[Scanned],
     old: &[CatalogRow],
     computed: &HashSet<String>,
+    stale: &HashSet<String>,
     used_elsewhere: &HashSet<String>,
     now: i64,
 ) -> Plan {
@@ -86,7 +88,7 @@ pub fn plan(
             continue;
         }
         new_hashes.insert(&s.content_hash);
-        let is_computed = computed.contains(&s.content_hash);
+        let is_computed = computed.contains(&s.content_hash) && !stale.contains(&s.content_hash);
         if same_content && is_computed {
             p.unchanged += 1;
         } else if is_computed {
@@ -153,7 +155,7 @@ mod tests {
     #[test]
     fn first_run_computes_each_content_once() {
         let s = vec![scanned("a", "h1"), scanned("b", "h2"), scanned("c", "h1")];
-        let p = plan(&s, &[], &set(&[]), &set(&[]), 0);
+        let p = plan(&s, &[], &set(&[]), &set(&[]), &set(&[]), 0);
         assert_eq!(p.compute, vec![0, 1]);
         assert_eq!(p.update.upsert.len(), 3);
         assert_eq!((p.add_tag, p.remove_tag, p.delete.len()), (0, 0, 0));
@@ -163,7 +165,14 @@ mod tests {
     fn switching_branches_only_tags_known_content() {
         // The feature branch shares h1 with main, changes b to h3 (new) and adds d = h2.
         let s = vec![scanned("a", "h1"), scanned("b", "h3"), scanned("d", "h2")];
-        let p = plan(&s, &[], &set(&["h1", "h2"]), &set(&["h1", "h2"]), 0);
+        let p = plan(
+            &s,
+            &[],
+            &set(&["h1", "h2"]),
+            &set(&[]),
+            &set(&["h1", "h2"]),
+            0,
+        );
         assert_eq!(p.compute, vec![1]);
         assert_eq!(p.add_tag, 2);
     }
@@ -173,7 +182,14 @@ mod tests {
         let old = vec![row("a", "h1"), row("b", "h2"), row("c", "h3")];
         let s = vec![scanned("a", "h1")];
         // h2 is still on another branch, h3 is on no branch.
-        let p = plan(&s, &old, &set(&["h1", "h2", "h3"]), &set(&["h2"]), 0);
+        let p = plan(
+            &s,
+            &old,
+            &set(&["h1", "h2", "h3"]),
+            &set(&[]),
+            &set(&["h2"]),
+            0,
+        );
         assert_eq!(p.unchanged, 1);
         assert_eq!(p.remove_tag, 1);
         assert_eq!(p.delete, vec!["h3".to_string()]);
@@ -188,7 +204,7 @@ mod tests {
     fn rename_keeps_content_and_moves_the_path() {
         let old = vec![row("old.rs", "h1")];
         let s = vec![scanned("new.rs", "h1")];
-        let p = plan(&s, &old, &set(&["h1"]), &set(&[]), 0);
+        let p = plan(&s, &old, &set(&["h1"]), &set(&[]), &set(&[]), 0);
         assert!(p.compute.is_empty() && p.delete.is_empty());
         assert_eq!(p.add_tag, 1);
         assert_eq!(p.remove_tag, 1);
@@ -198,12 +214,19 @@ mod tests {
     #[test]
     fn unchanged_tree_is_a_noop() {
         let old = vec![row("a", "h1")];
-        let p = plan(&[scanned("a", "h1")], &old, &set(&["h1"]), &set(&[]), 0);
+        let p = plan(
+            &[scanned("a", "h1")],
+            &old,
+            &set(&["h1"]),
+            &set(&[]),
+            &set(&[]),
+            0,
+        );
         assert!(p.is_noop());
     }
 
     #[test]
-    fn an_unchanged_path_whose_content_is_not_computed_is_computed_again() {
+    fn a_stale_content_is_computed_again_where_met_and_deleted_where_gone() {
         // h1's definitions were read by an older build (`stale_definitions`): the run that
         // meets a file of it computes it again, once, and moves no catalog row.
         let old = vec![row("a.c", "h1"), row("b.c", "h1"), row("c.c", "h2")];
@@ -212,11 +235,20 @@ mod tests {
             scanned("b.c", "h1"),
             scanned("c.c", "h2"),
         ];
-        let p = plan(&s, &old, &set(&["h2"]), &set(&[]), 0);
+        let p = plan(&s, &old, &set(&["h1", "h2"]), &set(&["h1"]), &set(&[]), 0);
         assert_eq!(p.compute, vec![0]);
         assert_eq!(p.unchanged, 1);
         assert!(p.update.upsert.is_empty() && p.update.remove_paths.is_empty());
         assert!(p.delete.is_empty());
         assert!(!p.is_noop());
+        // Edited before that run: the new content is computed, the stale one deleted.
+        let s = vec![scanned("c.c", "h2")];
+        let old = vec![row("a.c", "h1"), row("c.c", "h2")];
+        let p = plan(&s, &old, &set(&["h1", "h2"]), &set(&["h1"]), &set(&[]), 0);
+        assert_eq!(p.delete, vec!["h1".to_string()]);
+        assert!(p.compute.is_empty());
+        // A content missing altogether is computed too.
+        let p = plan(&s, &old, &set(&[]), &set(&[]), &set(&[]), 0);
+        assert_eq!(p.compute, vec![0]);
     }
 }

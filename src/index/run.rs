@@ -2,6 +2,7 @@
 //! plan, compute new content in checkpointed batches, commit the branch in one transaction,
 //! then clean up deleted content and refresh the full-text index.
 
+use std::collections::HashSet;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -15,12 +16,13 @@ use super::observe::{Event, Observer, Phase};
 use super::plan::{self, Plan, Scanned};
 use super::vectors::{self, EmbedPolicy, EmbedReport};
 use super::walk::WalkedFile;
+use super::writer::Writer;
 use super::{scan, walk};
 use crate::config::IndexConfig;
 use crate::git::BranchRef;
-use crate::store::catalog::{ComputedContent, RunStats};
+use crate::store::catalog::RunStats;
 use crate::store::state::{Checkpoint, LockHolder};
-use crate::store::{ChunkRow, ChunkStore, Db};
+use crate::store::{ChunkStore, Db};
 use crate::workspace::Workspace;
 
 /// What to do with an interrupted run.
@@ -206,11 +208,12 @@ fn pass(
     if !opts.dry_run {
         db.run_state().save_checkpoint(&cp)?;
     }
-    let mut computed = computed_here(db)?;
+    let mut computed = db.catalog().computed_hashes()?;
     // Imported content not checked yet counts as unknown: a tree's bytes of it are kept to
-    // check it against.
+    // check it against; so does content to compute again (`stale_definitions`).
     let unverified = db.unverified().hashes()?;
-    let known = computed.difference(&unverified).cloned().collect();
+    let stale = db.stale().hashes()?;
+    let known = without(&computed, [&unverified, &stale]);
     let Found {
         walked,
         scanned,
@@ -222,20 +225,20 @@ fn pass(
         if !opts.dry_run {
             settle_before_tagging(ws, db, chunks, me, &unverified, &scanned, &walked)?;
         }
-        computed = computed_here(db)?;
+        computed = db.catalog().computed_hashes()?;
         if opts.dry_run {
             computed.retain(|h| !unverified.contains(h));
         }
     }
     let entries = scanned.len();
-    let mut plan = plan::plan(&scanned, &old, &computed, &outside, crate::util::unix_now());
+    let now = crate::util::unix_now();
+    let mut plan = plan::plan(&scanned, &old, &computed, &stale, &outside, now);
     fill_counts(&mut stats, &plan, entries);
     // Tree entries left out (unsafe or over-long paths) are skipped, but never stored.
     stats.files += left_out;
     stats.skipped += left_out;
     tracing::debug!("planned");
     if !opts.dry_run && opts.commit.is_none() {
-        let now = crate::util::unix_now();
         let verified = scan::verified_racy(&scanned, &old, now);
         if !verified.is_empty() {
             db.catalog()
@@ -264,6 +267,7 @@ fn pass(
     let writer = Writer {
         db,
         chunks,
+        stale: &stale,
         me,
         plan: &mut plan,
         cp: &mut cp,
@@ -279,6 +283,7 @@ fn pass(
     stats.seconds = started.elapsed().as_secs_f64();
     db.catalog()
         .commit_branch(&workspace, &plan.update, &stats)?;
+    db.stale().forget(&tried(&plan, &scanned, &stale))?;
     // The catalog no longer references deleted content: removing its chunks now is safe,
     // and if we die first they are orphans that no search can see.
     chunks.delete_hashes(&plan.delete)?;
@@ -293,13 +298,23 @@ fn pass(
     })
 }
 
-/// The contents this run takes as computed: all the index holds but those an older build
-/// read the definitions of wrong (`stale_definitions`), which it computes again where met.
-fn computed_here(db: &Db) -> Result<std::collections::HashSet<String>, IndexError> {
-    let stale = db.catalog().stale_hashes()?;
-    let mut computed = db.catalog().computed_hashes()?;
-    computed.retain(|h| !stale.contains(h));
-    Ok(computed)
+/// The hashes of `all` in none of `out`.
+fn without(all: &HashSet<String>, out: [&HashSet<String>; 2]) -> HashSet<String> {
+    all.iter()
+        .filter(|h| !out.iter().any(|o| o.contains(*h)))
+        .cloned()
+        .collect()
+}
+
+/// The contents to compute again that this run computed: stored again, each has left the
+/// list already; one whose file gave no content this time is not tried again every run.
+fn tried(plan: &Plan, scanned: &[Scanned], stale: &HashSet<String>) -> Vec<String> {
+    plan.compute
+        .iter()
+        .map(|&i| &scanned[i].content_hash)
+        .filter(|h| stale.contains(*h))
+        .cloned()
+        .collect()
 }
 
 /// A run tags only content it can vouch for: imported content it found a file of is checked
@@ -418,41 +433,4 @@ fn compute_all(
     });
     obs.finish();
     result.map(|()| w.written)
-}
-
-/// The writing half of [`compute_all`]: where each computed batch goes, and the count of
-/// chunks written.
-struct Writer<'a> {
-    db: &'a Db,
-    chunks: &'a mut ChunkStore,
-    me: &'a LockHolder,
-    plan: &'a mut Plan,
-    cp: &'a mut Checkpoint,
-    written: usize,
-}
-
-impl Writer<'_> {
-    /// Store one computed batch of `files` files and save the checkpoint.
-    fn write(&mut self, results: &[Computed], files: usize) -> Result<(), IndexError> {
-        let rows: Vec<ChunkRow> = results
-            .iter()
-            .flat_map(|r| r.chunks.iter().cloned())
-            .collect();
-        // Before writing: a run that lost the lock stops here.
-        lock::renew(self.db, self.me)?;
-        self.chunks.add(&rows)?;
-        let contents: Vec<ComputedContent> =
-            results.iter().filter_map(|r| r.content.clone()).collect();
-        self.db
-            .catalog()
-            .store_computed(&self.cp.run_id, &contents)?;
-        for r in results {
-            r.fix_catalog(self.plan);
-        }
-        self.written += rows.len();
-        self.cp.done += files;
-        self.cp.updated_at = crate::util::unix_now();
-        self.db.run_state().save_checkpoint(self.cp)?;
-        Ok(())
-    }
 }

@@ -209,13 +209,6 @@ impl Catalog<'_> {
         self.db.string_set("SELECT content_hash FROM content", [])
     }
 
-    /// Content hashes whose definitions an older build read wrong (migration 12): an index
-    /// run computes the ones it meets again.
-    pub fn stale_hashes(&self) -> Result<HashSet<String>, StoreError> {
-        self.db
-            .string_set("SELECT content_hash FROM stale_definitions", [])
-    }
-
     /// Content hashes used by branches other than `branch`.
     pub fn hashes_used_outside(&self, branch: &str) -> Result<HashSet<String>, StoreError> {
         self.db.string_set(

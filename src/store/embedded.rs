@@ -104,6 +104,16 @@ impl Embedded<'_> {
         Ok(rows)
     }
 
+    /// Forget that `hashes` were embedded, by every model (their vectors are deleted by the
+    /// caller first): their chunks were cut anew.
+    pub fn forget(&self, hashes: &[String]) -> Result<(), StoreError> {
+        self.db.for_each_key(
+            "forget embeddings",
+            "DELETE FROM embedded WHERE content_hash = ?1",
+            hashes,
+        )
+    }
+
     /// Forget every vector of `model` (their LanceDB table is dropped by the caller first).
     pub fn forget_model(&self, model: &str) -> Result<(), StoreError> {
         self.db

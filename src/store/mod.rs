@@ -12,7 +12,7 @@
 //! only what it uses): `catalog()` (catalog.rs), `symbols()` and `stats()` (lookup.rs),
 //! `history()` (commits.rs, cochange.rs), `embedded()` (embedded.rs), `file_terms()`
 //! (fileterms.rs), `index_lock()` and `run_state()` (state.rs), `unverified()`
-//! (unverified.rs), `health()` (health.rs), `exchange()` and `remote()` (pack.rs, merge.rs).
+//! (unverified.rs), `stale()` (stale.rs), `health()` (health.rs), `exchange()` and `remote()` (pack.rs, merge.rs).
 //! The chunks and vectors are the [`ChunkStore`]'s.
 
 pub mod catalog;
@@ -35,6 +35,7 @@ pub(crate) mod merge;
 pub mod pack;
 pub(crate) mod snapshot;
 pub(crate) mod sqlite;
+pub(crate) mod stale;
 pub mod state;
 pub(crate) mod unverified;
 pub(crate) mod vectors;

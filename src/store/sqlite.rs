@@ -282,6 +282,27 @@ impl Db {
         Ok(set)
     }
 
+    /// Run `sql` (one `?1` parameter) once for each of `keys`, in one write transaction: the
+    /// per-hash deletes of the handles.
+    pub(super) fn for_each_key(
+        &self,
+        op: &'static str,
+        sql: &str,
+        keys: &[String],
+    ) -> Result<(), StoreError> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let tx = self.write_tx(op)?;
+        {
+            let mut stmt = tx.prepare_cached(sql).map_err(|e| self.err(op, e))?;
+            for k in keys {
+                stmt.execute([k]).map_err(|e| self.err(op, e))?;
+            }
+        }
+        tx.commit().map_err(|e| self.err(op, e))
+    }
+
     /// Map a rusqlite error to a store error, recognising corruption.
     pub(super) fn err(&self, op: &'static str, e: rusqlite::Error) -> StoreError {
         sqlite_err(&self.path, op, e)

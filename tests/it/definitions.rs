@@ -51,14 +51,8 @@ fn a_c_function_spans_its_body_and_an_older_index_is_read_again() {
     assert_eq!(lines_of(&repo, "frame_size"), whole);
 
     // What schema version 11 held: the declarator's line, no doc.
+    as_version_11(&repo, "");
     let db = repo.path().join(".git/codesearch/meta.sqlite");
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute_batch(
-        "UPDATE snippets SET start_line = 3, end_line = 3, doc = NULL WHERE name = 'frame_size';
-         DROP TABLE stale_definitions; DELETE FROM schema_version WHERE version > 11;",
-    )
-    .unwrap();
-    drop(conn);
     assert_eq!(
         repo.hit_paths("frame_size", &["--no-index"])[0],
         "src/frame.c"
@@ -79,4 +73,45 @@ fn a_c_function_spans_its_body_and_an_older_index_is_read_again() {
     drop(conn);
     assert_eq!(repo.index(&[])["noop"], true);
     assert_eq!(repo.hit_paths("frame_size", &[])[0], "src/frame.c");
+}
+
+/// Make the index look like schema version 11's, with `frame_size` as its declarator's line.
+fn as_version_11(repo: &TestRepo, extra_sql: &str) {
+    let db = repo.path().join(".git/codesearch/meta.sqlite");
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch(&format!(
+        "UPDATE snippets SET start_line = 3, end_line = 3, doc = NULL WHERE name = 'frame_size';
+         DROP TABLE stale_definitions; DELETE FROM schema_version WHERE version > 11; {extra_sql}"
+    ))
+    .unwrap();
+}
+
+/// Computed again, a content whose chunks come out otherwise than stored (here: its stored
+/// text altered; in life a split cut in windows, a grammar that crashed since) is embedded
+/// again rather than searched with the old vectors; and one whose file is no longer indexed
+/// (over the size bound now) is deleted like any other, its listing with it.
+#[test]
+fn an_older_content_cut_otherwise_is_embedded_again_and_one_left_behind_deleted() {
+    let repo = TestRepo::with_files(&[("src/frame.c", FRAME_C)]);
+    repo.embed_locally();
+    repo.index(&["--wait"]);
+    as_version_11(
+        &repo,
+        "UPDATE chunk_text SET content = content || ' ' WHERE rid IN (SELECT rid FROM chunks);",
+    );
+    let run = repo.index(&["--wait"]);
+    assert_eq!(run["stats"]["compute"], 1, "{run}");
+    assert_eq!(run["stats"]["embedded"], 1, "{run}");
+    assert_eq!(lines_of(&repo, "frame_size").0, 2);
+
+    as_version_11(&repo, "");
+    repo.git(&["config", "codesearch.maxFileSize", "10"]);
+    let run = repo.index(&["--wait"]);
+    assert_eq!(run["stats"]["deleted"], 1, "{run}");
+    let conn = rusqlite::Connection::open(repo.path().join(".git/codesearch/meta.sqlite")).unwrap();
+    let listed: i64 = conn
+        .query_row("SELECT count(*) FROM stale_definitions", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(listed, 0);
+    assert_eq!(repo.index(&["--wait"])["noop"], true);
 }
