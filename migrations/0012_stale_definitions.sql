@@ -9,3 +9,8 @@ CREATE TABLE stale_definitions (
     content_hash TEXT PRIMARY KEY
 ) WITHOUT ROWID;
 INSERT INTO stale_definitions SELECT content_hash FROM content WHERE language IN ('c', 'cpp');
+
+-- The packs this clone pushed are in the older schema, which this build does not read: forget
+-- which contents they hold, so that the next push uploads them again in this one (and a
+-- teammate on this version can pull them).
+DELETE FROM remote_packs;

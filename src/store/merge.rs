@@ -73,6 +73,7 @@ pub fn keep_in_snapshot(path: &Path, keep: &[(String, Vec<RemoteFile>)]) -> Resu
          DELETE FROM chunk_text WHERE rid IN
            (SELECT rid FROM chunks WHERE content_hash NOT IN (SELECT h FROM used));
          DELETE FROM chunks WHERE content_hash NOT IN (SELECT h FROM used);
+         DELETE FROM stale_definitions WHERE content_hash NOT IN (SELECT h FROM used);
          DELETE FROM embedded;
          DELETE FROM unverified;
          DROP TABLE temp.keep; DROP TABLE temp.used;",

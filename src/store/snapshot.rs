@@ -359,7 +359,7 @@ mod tests {
         // `snippets` of the content hash alone.
         conn.execute_batch(
             "DROP TABLE chunks; DROP TABLE chunk_text; DROP TABLE unverified;
-             DROP TABLE remote_branches; DROP TABLE remote_packs;
+             DROP TABLE remote_branches; DROP TABLE remote_packs; DROP TABLE stale_definitions;
              DROP INDEX snippets_by_hash;
              CREATE INDEX snippets_by_hash ON snippets (content_hash);
              DELETE FROM schema_version WHERE version >= 8;",

@@ -279,7 +279,8 @@ fn an_index_whose_chunks_were_in_lancedb_is_computed_again_and_the_old_table_rem
     conn.execute_batch(
         "DROP TABLE chunks; DROP TABLE chunk_text; DROP TABLE chunk_terms;
          DROP TABLE unverified; DROP TABLE remote_branches;
-         DROP TABLE remote_packs; DELETE FROM schema_version WHERE version >= 8;",
+         DROP TABLE remote_packs; DROP TABLE stale_definitions;
+         DELETE FROM schema_version WHERE version >= 8;",
     )
     .unwrap();
     drop(conn);

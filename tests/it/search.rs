@@ -327,7 +327,8 @@ fn a_file_with_one_long_line_is_indexed_and_an_old_skip_is_checked_again() {
          ALTER TABLE content DROP COLUMN note;
          DROP TABLE chunks; DROP TABLE chunk_text; DROP TABLE chunk_terms;
          DROP TABLE unverified; DROP TABLE remote_branches;
-         DROP TABLE remote_packs; DELETE FROM schema_version WHERE version > 5;",
+         DROP TABLE remote_packs; DROP TABLE stale_definitions;
+         DELETE FROM schema_version WHERE version > 5;",
     )
     .unwrap();
     drop(conn);
