@@ -178,6 +178,23 @@ fn a_crafted_hash_in_a_snapshot_never_reaches_a_store_filter() {
     );
 }
 
+/// The contents a snapshot lists as stale (`stale_definitions`) are checked like its other
+/// hashes: an index run reads that list.
+#[test]
+fn a_crafted_stale_hash_in_a_snapshot_is_refused() {
+    let (repo, _tmp, unpacked) = exported();
+    sql(
+        &unpacked.join("meta.sqlite"),
+        "INSERT INTO stale_definitions VALUES ('x'') OR true --');",
+    );
+    let tar = repack(&unpacked, "stale.tar");
+    import_fails(
+        &fresh_clone(&repo),
+        &tar,
+        "stale_definitions.content_hash holds",
+    );
+}
+
 #[test]
 fn a_recursive_view_in_a_snapshot_is_refused_at_once() {
     let (repo, _tmp, unpacked) = exported();
