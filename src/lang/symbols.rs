@@ -115,8 +115,10 @@ impl Tagger {
 /// a return type on a line of its own (`static size_t` / `ZSTD_compress(...)`) was not found.
 /// When the declarator belongs to a function's definition (through the pointer and
 /// reference declarators of `char *f()` and `T &f()`), the definition's bytes are the whole
-/// `function_definition`, from its return type to its closing brace. A prototype keeps its
-/// declarator's line: it has no body.
+/// `function_definition` (with a template's `template <…>` line), from its return type to
+/// its closing brace. A prototype keeps its declarator's line: it has no body. Done here, on
+/// the tree, rather than in queries of our own: a query cannot follow declarators nested to
+/// any depth (`char **f()`), and each depth would be a pattern.
 fn whole_definition(language: Language, tree: &Tree, range: Range<usize>) -> Range<usize> {
     if !matches!(language, Language::C | Language::Cpp) {
         return range;
