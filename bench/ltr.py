@@ -25,7 +25,7 @@ baseline.
       --issues-work /tmp/evi-head --mirrors /work/.mirror --out /tmp/ltr.jsonl
   python3 bench/ltr.py fit /tmp/ltr.jsonl [--rust src/search/learned_table.rs]
 """
-import argparse, collections, json, os, random, statistics, subprocess, sys
+import argparse, collections, json, os, random, re, statistics, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -38,8 +38,9 @@ SETS = {"shortq": os.path.join(HERE, "shortq.jsonl"),
         "issues": os.path.join(HERE, "..", "..", "shared", "eval", "dev.jsonl")}
 DEPTH = 40
 # The feature groups a weight applies to, in the order of the Rust table.
-GROUPS = ["bm25", "vector", "symbol", "file", "title", "commits", "history",
-          "path_and_recency", "neighbours", "file_lists", "file_only", "evidence"]
+GROUPS = ["bm25", "vector", "symbol", "file", "title", "commits", "vector_files",
+          "path_and_recency", "neighbours", "file_only",
+          "coherence", "module", "path_words", "topic_file", "definition"]
 START = [1.0] * len(GROUPS)
 KINDS = ["name", "topic", "behaviour", "issue"]
 # Features of hits placed by position after the order is set (`search::learned::group`): a
@@ -53,6 +54,8 @@ def group(c):
     f = c["feature"]
     if f == "retrieved":
         return c["by"]
+    if f == "file_ranked":  # a whole-file list; the vector list's files weigh apart from its chunks
+        return "vector_files" if c["by"] == "vector" else c["by"]
     if f in PLACED:
         return None
     return f
@@ -244,6 +247,14 @@ def concept_mean_over_languages(rows, orders):
     return round(statistics.mean(statistics.mean(v) for v in by_lang.values()), 4) if by_lang else None
 
 
+def current_table(path):
+    """The weights the collected features were weighed with (`--explain` shows weighed
+    values, so a fit's weights multiply these): the Rust table's rows, by kind."""
+    text = open(path).read().split("pub const WEIGHTS", 1)[1]
+    rows = re.findall(r"\[([-0-9.,\s]+)\]", text)
+    return {k: [float(x) for x in row.replace(",", " ").split()] for k, row in zip(KINDS, rows)}
+
+
 def rust_table(weights):
     lines = ["//! The learned scorer's weights (`search::learned`), written by `bench/ltr.py fit --rust`",
              "//! from `--explain`'s features on the three development sets: one row per query kind, one",
@@ -320,7 +331,8 @@ def main():
         w = fit(rows)
         print("all: " + json.dumps({k: [round(x, 3) for x in v] for k, v in w.items()}))
         if a.rust:
-            open(a.rust, "w").write(rust_table(w))
+            base = current_table(a.rust)
+            open(a.rust, "w").write(rust_table({k: [b * m for b, m in zip(base[k], w[k])] for k in KINDS}))
         if a.json:
             json.dump({"groups": GROUPS, "weights": w, "today": a_, "held_out": b_}, open(a.json, "w"), indent=1)
 

@@ -30,13 +30,33 @@ pub enum Feature {
         /// How many chunks were merged in.
         chunks: usize,
     },
-    /// Whole-file lists ranked the hit's file (file, title, the vectors' files, past
-    /// commits): a file's best spans share its score.
-    FileLists,
+    /// A whole-file list ranked the hit's file (whole-file BM25, the same over an issue's
+    /// title, the vector list's files, past commits' files): a file's best spans share what
+    /// the list gave it, less and less (`search::files::lift_best_spans`).
+    FileRanked {
+        /// The list.
+        by: Source,
+        /// Its rank there (1 is first).
+        rank: usize,
+    },
     /// Only whole-file lists found the file: the hit is its best chunk, scored as the file.
     FileOnly,
-    /// A question's words in the path, its topic, or a definition it names.
-    Evidence,
+    /// A question's evidence for the file (`search::rerank`), given to its best span: its
+    /// summed span scores as a share of the best file's (several spans and retrievers point
+    /// at it, not one lucky chunk).
+    Coherence,
+    /// The same for the file that is the module of a directory beside it (`railtie.rb` for
+    /// `railtie/`): a share of the scores of the spans in that directory's own files.
+    Module,
+    /// The share of the question's words the file's path holds (`templating.py` for
+    /// "template rendering").
+    PathWords,
+    /// The file is named after the question's topic (`Response.swift` for "Response type
+    /// and HTTP response construction").
+    TopicFile,
+    /// The span holds the definition of a name the question asks for (`Logger`, or
+    /// `Application` in "how Application boots").
+    Definition,
     /// Changed together with a top result in history: placed after the top hits.
     ChangedWith,
     /// A pasted issue's best BM25 match among the chunks of one of its first result files:
@@ -52,6 +72,15 @@ pub enum Feature {
 }
 
 impl Feature {
+    /// The question's evidence (`search::rerank`), one feature per rule.
+    pub const EVIDENCE: [Feature; 5] = [
+        Feature::Coherence,
+        Feature::Module,
+        Feature::PathWords,
+        Feature::TopicFile,
+        Feature::Definition,
+    ];
+
     /// The feature in words, for a terminal.
     pub fn describe(&self) -> String {
         match self {
@@ -60,15 +89,32 @@ impl Feature {
             Feature::Neighbours { chunks } => {
                 format!("{chunks} touching chunk(s) of the file matched too")
             }
-            Feature::FileLists => "whole-file lists ranked its file".into(),
+            Feature::FileRanked { by, rank } => {
+                format!("{} ranked its file at {rank}", file_list_name(*by))
+            }
             Feature::FileOnly => "only whole-file lists found its file".into(),
-            Feature::Evidence => "the question's words in its path, topic or definition".into(),
+            Feature::Coherence => "several spans of its file matched (file coherence)".into(),
+            Feature::Module => "the files of the directory it is the module of matched".into(),
+            Feature::PathWords => "its path holds the question's words".into(),
+            Feature::TopicFile => "its file is named after the question's topic".into(),
+            Feature::Definition => "it defines a name the question asks for".into(),
             Feature::ChangedWith => "changed together with a top result".into(),
             Feature::BestInFile => "the issue's best match inside a top result file".into(),
             Feature::DescribedFunction { similarity } => format!(
                 "the function of the first result file nearest the question (cosine {similarity:.2})"
             ),
         }
+    }
+}
+
+/// A whole-file list, in words.
+fn file_list_name(by: Source) -> &'static str {
+    match by {
+        Source::File => "whole-file BM25",
+        Source::Title => "whole-file BM25 over the title",
+        Source::Vector => "the vector list's files",
+        Source::Commits => "past commits' files",
+        Source::Bm25 | Source::Symbol | Source::History => by.name(),
     }
 }
 

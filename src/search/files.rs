@@ -90,10 +90,28 @@ pub struct FileScore {
     pub path: String,
     /// Its content hash.
     pub content_hash: String,
+    /// Weighted reciprocal rank, times the path prior: the sum of `lists`' scores.
+    pub score: f64,
+    /// The lists that ranked it, each with what it gave.
+    pub lists: Vec<Listing>,
+}
+
+/// Where one whole-file list ranked a file, and the score that gave it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Listing {
+    /// The list (`File`, `Title`, `Vector` for the vector list's files, `Commits`).
+    pub by: Source,
+    /// Its 1-based rank there.
+    pub rank: usize,
     /// Weighted reciprocal rank, times the path prior.
     pub score: f64,
-    /// The lists that ranked it (`File`, `Title`).
-    pub sources: Vec<Source>,
+}
+
+impl FileScore {
+    /// The lists that ranked the file, in the order they did.
+    pub fn sources(&self) -> Vec<Source> {
+        self.lists.iter().map(|l| l.by).collect()
+    }
 }
 
 /// One score per path: the sum of the lists' scores for it.
@@ -103,7 +121,7 @@ pub fn sum_by_path(scores: Vec<FileScore>) -> Vec<FileScore> {
         match by_path.get_mut(&f.path) {
             Some(seen) => {
                 seen.score += f.score;
-                seen.sources.extend(f.sources);
+                seen.lists.extend(f.lists);
             }
             None => {
                 by_path.insert(f.path.clone(), f);
@@ -129,10 +147,18 @@ pub fn lift_best_spans(
     for s in spans.iter_mut() {
         if let Some((f, lifted)) = by_path.get_mut(&s.path) {
             if *lifted < max_spans {
-                let add = f.score * decay.powi(*lifted as i32);
-                s.score += add;
-                s.why.add(super::explain::Feature::FileLists, add);
-                s.sources.extend(f.sources.iter().copied());
+                let share = decay.powi(*lifted as i32);
+                // Each list's part is its own feature, so `--explain` names the list.
+                for l in &f.lists {
+                    let add = l.score * share;
+                    s.score += add;
+                    let ranked = super::explain::Feature::FileRanked {
+                        by: l.by,
+                        rank: l.rank,
+                    };
+                    s.why.add(ranked, add);
+                }
+                s.sources.extend(f.lists.iter().map(|l| l.by));
                 s.sources.sort();
                 s.sources.dedup();
                 *lifted += 1;
@@ -305,11 +331,12 @@ mod tests {
     #[test]
     fn a_file_lifts_its_best_spans_less_and_less_and_unmatched_files_come_back() {
         let mut spans = vec![span("a.rs", 0.5), span("b.rs", 0.4), span("b.rs", 0.3)];
+        let listed = |by, score| Listing { by, rank: 1, score };
         let file = |p: &str, score| FileScore {
             path: p.into(),
             content_hash: format!("h-{p}"),
             score,
-            sources: vec![Source::File],
+            lists: vec![listed(Source::File, score)],
         };
         let rest = lift_best_spans(
             &mut spans,
@@ -343,13 +370,13 @@ mod tests {
         let both = sum_by_path(vec![
             file("d.rs", 0.2),
             FileScore {
-                sources: vec![Source::Title],
+                lists: vec![listed(Source::Title, 0.05)],
                 ..file("d.rs", 0.05)
             },
         ]);
         assert_eq!(both.len(), 1);
         assert!((both[0].score - 0.25).abs() < 1e-12);
-        assert_eq!(both[0].sources, [Source::File, Source::Title]);
+        assert_eq!(both[0].sources(), [Source::File, Source::Title]);
         assert_eq!(rest, [file("c.rs", 0.1)]);
     }
 }

@@ -81,23 +81,37 @@ impl Kind {
 /// position after the order is set.
 fn group(feature: &Feature) -> Option<usize> {
     Some(match feature {
-        Feature::Retrieved { by, .. } => match by {
-            Source::Bm25 => 0,
-            Source::Vector => 1,
-            Source::Symbol => 2,
-            Source::File => 3,
-            Source::Title => 4,
-            Source::Commits => 5,
-            Source::History => 6,
-        },
+        Feature::Retrieved { by, .. } => return list_group(*by),
+        // The vector list ranks chunks and, for a question, their files: two groups.
+        Feature::FileRanked {
+            by: Source::Vector, ..
+        } => 6,
+        Feature::FileRanked { by, .. } => return list_group(*by),
         Feature::PathAndRecency { .. } => 7,
         Feature::Neighbours { .. } => 8,
-        Feature::FileLists => 9,
-        Feature::FileOnly => 10,
-        Feature::Evidence => 11,
+        Feature::FileOnly => 9,
+        Feature::Coherence => 10,
+        Feature::Module => 11,
+        Feature::PathWords => 12,
+        Feature::TopicFile => 13,
+        Feature::Definition => 14,
         Feature::ChangedWith | Feature::BestInFile | Feature::DescribedFunction { .. } => {
             return None
         }
+    })
+}
+
+/// The group of a list's contributions by its source; history has no list of its own (its
+/// partners are placed, `Feature::ChangedWith`).
+fn list_group(by: Source) -> Option<usize> {
+    Some(match by {
+        Source::Bm25 => 0,
+        Source::Vector => 1,
+        Source::Symbol => 2,
+        Source::File => 3,
+        Source::Title => 4,
+        Source::Commits => 5,
+        Source::History => return None,
     })
 }
 
@@ -163,11 +177,17 @@ mod tests {
     fn a_feature_is_weighed_where_its_row_gives_it_a_weight() {
         for kind in [Kind::Name, Kind::Topic, Kind::Behaviour, Kind::Issue] {
             let row = WEIGHTS[kind.row()];
-            assert_eq!(weighs(kind, &Feature::Evidence), row[11] != 0.0);
-            assert_eq!(weighs(kind, &Feature::FileLists), row[9] != 0.0);
+            for (g, f) in Feature::EVIDENCE.iter().enumerate() {
+                assert_eq!(weighs(kind, f), row[10 + g] != 0.0);
+            }
+            assert_eq!(weighs(kind, &Feature::FileOnly), row[9] != 0.0);
             // History's partners are placed, not weighed: always kept.
             assert!(weighs(kind, &Feature::ChangedWith));
         }
+    }
+
+    fn file_ranked(by: Source) -> Feature {
+        Feature::FileRanked { by, rank: 1 }
     }
 
     #[test]
@@ -194,45 +214,29 @@ mod tests {
                 },
                 "symbol",
             ),
-            (
-                Feature::Retrieved {
-                    by: Source::File,
-                    rank: 1,
-                },
-                "file",
-            ),
-            (
-                Feature::Retrieved {
-                    by: Source::Title,
-                    rank: 1,
-                },
-                "title",
-            ),
-            (
-                Feature::Retrieved {
-                    by: Source::Commits,
-                    rank: 1,
-                },
-                "commits",
-            ),
-            (
-                Feature::Retrieved {
-                    by: Source::History,
-                    rank: 1,
-                },
-                "history",
-            ),
+            (file_ranked(Source::File), "file"),
+            (file_ranked(Source::Title), "title"),
+            (file_ranked(Source::Commits), "commits"),
+            (file_ranked(Source::Vector), "vector_files"),
             (Feature::PathAndRecency { factor: 1.0 }, "path_and_recency"),
             (Feature::Neighbours { chunks: 1 }, "neighbours"),
-            (Feature::FileLists, "file_lists"),
             (Feature::FileOnly, "file_only"),
-            (Feature::Evidence, "evidence"),
+            (Feature::Coherence, "coherence"),
+            (Feature::Module, "module"),
+            (Feature::PathWords, "path_words"),
+            (Feature::TopicFile, "topic_file"),
+            (Feature::Definition, "definition"),
         ];
         assert_eq!(named.len(), GROUPS.len());
         for (feature, name) in named {
             assert_eq!(GROUPS[group(&feature).unwrap()], name);
         }
         assert_eq!(group(&Feature::ChangedWith), None);
+        let chunk_file = Feature::Retrieved {
+            by: Source::File,
+            rank: 1,
+        };
+        assert_eq!(group(&chunk_file), group(&file_ranked(Source::File)));
         for row in WEIGHTS {
             assert!(row.iter().all(|w| w.is_finite() && *w >= 0.0));
         }
@@ -246,8 +250,8 @@ mod tests {
         };
         let ranked = || {
             vec![
-                span("a", &[(Feature::FileLists, 0.30)]),
-                span("b", &[(bm25, 0.20), (Feature::FileLists, 0.04)]),
+                span("a", &[(file_ranked(Source::File), 0.30)]),
+                span("b", &[(bm25, 0.20), (file_ranked(Source::File), 0.04)]),
             ]
         };
         let mut ones = ranked();
@@ -264,7 +268,7 @@ mod tests {
             assert!((sum - s.score).abs() < 1e-12, "the shares sum to the score");
         }
         let mut dropped = ranked();
-        w[9] = 0.0;
+        w[3] = 0.0;
         reorder_by(&mut dropped, &w);
         assert_eq!(dropped[0].0.path, "b");
         assert!(

@@ -152,7 +152,7 @@ fn add_answer_lines(
 
 /// The definitions named by the query that the second stage's evidence reads (`rerank`), or
 /// `None` when the stage does not run: it runs for a question in hybrid mode, unless the
-/// scorer weighs it at 0 for the question's kind (a description of one function:
+/// scorer weighs each of its features at 0 for the question's kind (a description of one function:
 /// bench/ltr.py's fit).
 fn evidence_definitions(
     cx: &Context<'_>,
@@ -163,7 +163,9 @@ fn evidence_definitions(
 ) -> Result<Option<Vec<crate::store::catalog::SymbolHit>>, SearchError> {
     let runs = mode == Mode::Hybrid
         && ranking.shape == params::Shape::Question
-        && learned::weighs(kind, &super::explain::Feature::Evidence);
+        && super::explain::Feature::EVIDENCE
+            .iter()
+            .any(|f| learned::weighs(kind, f));
     if !runs {
         return Ok(None);
     }

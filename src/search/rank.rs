@@ -296,11 +296,16 @@ impl Place<'_> {
     fn file_score(&self, listed: Listed, file: Member<'_>) -> Option<files::FileScore> {
         let language = Language::of_path(file.path);
         let boost = self.boost(file.path, file.mtime_ns, language)?;
+        let score = listed.weight / (self.rrf_k + (listed.rank + 1) as f64) * boost;
         Some(files::FileScore {
             path: file.path.to_string(),
             content_hash: file.hash.to_string(),
-            score: listed.weight / (self.rrf_k + (listed.rank + 1) as f64) * boost,
-            sources: vec![listed.source],
+            score,
+            lists: vec![files::Listing {
+                by: listed.source,
+                rank: listed.rank + 1,
+                score,
+            }],
         })
     }
 }
@@ -357,12 +362,13 @@ fn add_file_spans(
         };
         let mut why = Why::default();
         why.add(Feature::FileOnly, f.score);
+        let sources = f.sources();
         merged.push(Span {
             path: f.path,
             start: c.start_line,
             end: c.end_line,
             score: f.score,
-            sources: f.sources,
+            sources,
             members: vec![chunk_of_span.len()],
             why,
         });
@@ -455,7 +461,7 @@ mod tests {
         // Both paths holding the content are lifted, by 0.5 / (k + 1).
         assert_eq!(scores.len(), 2);
         assert!(scores.iter().all(|s| (s.score - 0.5 / 91.0).abs() < 1e-12));
-        assert_eq!(scores[0].sources, [Source::File]);
+        assert_eq!(scores[0].sources(), [Source::File]);
         let changed = commits::ChangedFile {
             path: "src/a.rs".into(),
             content_hash: h.clone(),

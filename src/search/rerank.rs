@@ -10,6 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::evidence::{self, Names};
+use super::explain::Feature;
 use super::fusion::{sort_best_first, Source, Span};
 use super::params::rerank as p;
 use super::retrieve;
@@ -66,14 +67,20 @@ pub(super) fn rerank(
         |s: &Span| !looked_up || (defines(s) && home.is_none_or(|q| evidence::stem_is(&s.path, q)));
     let mut lifted: HashSet<String> = HashSet::new();
     for s in spans.iter_mut() {
-        let mut add = 0.0;
+        let mut adds: Vec<(Feature, f64)> = Vec::new();
         // A file's lift goes to its best span only (spans arrive best first): its other
         // spans keep their own evidence, so they do not push other files' answers out.
         if lifted.insert(s.path.clone()) {
             let lift = file_lift.get(&s.path).copied().unwrap_or_default();
-            add += lift.matches;
+            adds.extend([
+                (Feature::Coherence, lift.coherence),
+                (Feature::Module, lift.module),
+            ]);
             if lifts_name(s) {
-                add += lift.name;
+                adds.extend([
+                    (Feature::PathWords, lift.path),
+                    (Feature::TopicFile, lift.topic),
+                ]);
             }
         }
         // The member holding the best-lifted definition, and that lift.
@@ -86,7 +93,7 @@ pub(super) fn rerank(
             .map(|(at, d)| (at, definition_lift(&s.path, d, ev.names)))
             .reduce(|a, b| if b.1 > a.1 { b } else { a });
         if let Some((at, d)) = definition {
-            add += d;
+            adds.push((Feature::Definition, d));
             // The definition is why the span ranks: it leads the members, so a hit cut to
             // its first member's definition (`search::trim`) keeps it.
             let member = s.members.remove(at);
@@ -96,9 +103,12 @@ pub(super) fn rerank(
                 s.sources.sort();
             }
         }
-        let add = add * top * prior(&s.path);
-        s.score += add;
-        s.why.add(super::explain::Feature::Evidence, add);
+        let scale = top * prior(&s.path);
+        for (feature, lift) in adds {
+            let add = lift * scale;
+            s.score += add;
+            s.why.add(feature, add);
+        }
     }
     sort_best_first(spans);
 }
@@ -123,7 +133,6 @@ fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, FileLift> 
         .map(|(path, &total)| {
             let share = |x: f64| if best > 0.0 { x / best } else { 0.0 };
             let under = inside.get(path).copied().unwrap_or(0.0);
-            let coherence = share(total) + p::MODULE * share(under).min(1.0);
             let named = words
                 .get(path.as_str())
                 .map_or(0.0, |w| evidence::share_held(keywords, w));
@@ -133,10 +142,11 @@ fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, FileLift> 
                 0.0
             };
             let topical = topic.is_some_and(|t| evidence::named_after(t, path));
-            let topical = if topical { p::TOPIC_FILE } else { 0.0 };
             let lift = FileLift {
-                matches: p::COHERENCE * coherence,
-                name: p::PATH * named + topical,
+                coherence: p::COHERENCE * share(total),
+                module: p::COHERENCE * p::MODULE * share(under).min(1.0),
+                path: p::PATH * named,
+                topic: if topical { p::TOPIC_FILE } else { 0.0 },
             };
             (path.clone(), lift)
         })
@@ -146,10 +156,14 @@ fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, FileLift> 
 /// A file's lift, in shares of the best score, by its evidence.
 #[derive(Debug, Clone, Copy, Default)]
 struct FileLift {
-    /// For the spans that match in it, and in the directory it is the module of.
-    matches: f64,
-    /// For its name: the question's words, or its topic.
-    name: f64,
+    /// For the spans that match in it.
+    coherence: f64,
+    /// For the spans that match in the directory it is the module of.
+    module: f64,
+    /// For the question's words its path holds.
+    path: f64,
+    /// For being named after the question's topic.
+    topic: f64,
 }
 
 /// For each file that is the module of a directory beside it (`rails/railtie.rb` for

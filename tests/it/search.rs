@@ -381,6 +381,55 @@ fn explain_shows_each_features_share_and_the_shares_sum_to_the_score() {
     );
 }
 
+/// `--explain` names the rule or list behind each share, not a lump: which whole-file list
+/// ranked the file and where, the path holding the question's words, the definition of the
+/// name asked for.
+#[test]
+fn explain_names_each_rule_and_each_whole_file_list_with_its_rank() {
+    let repo = fixture();
+    let features = |query: &str| -> Vec<serde_json::Value> {
+        let hits = repo.search(query, &["--explain", "-n", "5"]);
+        assert!(!hits.is_empty(), "{query}");
+        hits[0]["explain"]
+            .as_array()
+            .expect("explain field")
+            .clone()
+    };
+    let named = |why: &[serde_json::Value], name: &str| {
+        why.iter()
+            .any(|c| c["feature"] == name && c["value"].as_f64().unwrap() > 0.0)
+    };
+    let topic = features("where do we retry failed uploads");
+    assert!(
+        named(&topic, "path_words"),
+        "upload.py holds `upload`: {topic:?}"
+    );
+    assert!(
+        topic
+            .iter()
+            .any(|c| c["feature"] == "file_ranked" && c["by"] == "file" && c["rank"] == 1),
+        "whole-file BM25 ranked app/upload.py first: {topic:?}"
+    );
+    assert!(
+        topic.iter().all(|c| c["feature"] != "evidence"),
+        "{topic:?}"
+    );
+    let name = features("load_settings");
+    assert!(named(&name, "definition"), "{name:?}");
+    let text = repo.run_ok(
+        &["search", "--explain", "where do we retry failed uploads"],
+        0,
+    );
+    assert!(
+        text.contains("whole-file BM25 ranked its file at 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("its path holds the question's words"),
+        "{text}"
+    );
+}
+
 /// The evidence stage (paths, topics and the definitions a question names) runs only for the
 /// kinds of query the learned scorer weighs it for: a question saying what one function does
 /// skips it, with its definitions lookup, rather than computing lifts weighed at 0. (The
