@@ -111,6 +111,10 @@ pub fn search(
         cochange::add_partners(cx, &mut ranked)?;
     }
     add_answer_lines(cx, &q, kind, opts, &mut ranked, limit)?;
+    // An issue's first hits show the function they lie in (hybrid, lines shown: measured there).
+    if kind == learned::Kind::Issue && opts.mode == Mode::Hybrid && !opts.files_only {
+        super::widen::to_functions(cx, &mut ranked, limit)?;
+    }
     ranked.truncate(limit);
     if trim::cuts(kind) {
         trim::to_definitions(db, &mut ranked)?;

@@ -451,3 +451,48 @@ fn a_description_gets_the_nearest_function_of_its_first_file() {
         );
     }
 }
+
+/// A pasted issue's first hits show the whole function they lie in: a function long enough
+/// for several chunks, whose first lines the issue's words match and whose last lines (where
+/// a fix would go) match none of them, is shown to its end, not to its first chunk's edge,
+/// and a later hit inside it goes rather than repeat its lines.
+#[test]
+fn a_pasted_issue_hit_shows_the_whole_function_it_lies_in() {
+    let mut parse = String::from(
+        "def parse_header(stream, limit):\n    \"\"\"Read the header fields of the stream up to the limit.\"\"\"\n",
+    );
+    for i in 0..18 {
+        parse.push_str(&format!(
+            "    header_field_{i} = stream.read_header_field(limit - {i}, strict=True)\n"
+        ));
+    }
+    for i in 0..22 {
+        parse.push_str(&format!(
+            "    digest_alpha_{i} = compute_digest(buffer_{i}, salt={i}) ^ rotate(mask_{i})\n"
+        ));
+    }
+    parse.push_str("    return header_field_0\n");
+    let last = parse.lines().count() as u64;
+    let other = function("render_widget", "Draw the widget on the canvas");
+    let repo = TestRepo::with_files(&[
+        ("wire.py", &format!("{parse}\n\n{other}")),
+        ("widgets.py", &other),
+    ]);
+    let issue = "parse_header reads header fields past the limit\n\nWith a small limit, \
+                 parse_header keeps reading header fields from the stream.";
+    let hits = repo.search(issue, &["-n", "3"]);
+    let first = &hits[0];
+    assert_eq!(first["path"], "wire.py", "{hits:#?}");
+    assert_eq!(first["start_line"], 1, "{hits:#?}");
+    assert_eq!(first["end_line"], last, "the whole function: {hits:#?}");
+    assert!(
+        hits[1..]
+            .iter()
+            .all(|h| h["path"] != "wire.py" || h["start_line"].as_u64() > Some(last)),
+        "no hit repeats its lines: {hits:#?}"
+    );
+    // BM25 alone keeps the window, as every mode but hybrid does.
+    let bm25 = repo.search(issue, &["-n", "3", "--mode", "bm25"]);
+    assert_eq!(bm25[0]["path"], "wire.py", "{bm25:#?}");
+    assert!(bm25[0]["end_line"].as_u64().unwrap() < last, "{bm25:#?}");
+}
