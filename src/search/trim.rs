@@ -130,12 +130,13 @@ impl Definitions {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::lang::Language;
     use crate::search::fusion::Span;
 
-    fn chunk(start: u32, end: u32) -> ChunkRef {
+    /// A chunk of content `h` (shared with `search::widen`'s tests).
+    pub(in crate::search) fn chunk(start: u32, end: u32) -> ChunkRef {
         ChunkRef {
             row: u64::from(start),
             id: format!("h:{start}"),

@@ -116,18 +116,7 @@ fn around(functions: &[(u32, u32)], lead: &ChunkRef, max_lines: u32) -> Option<(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::Language;
-
-    fn chunk(start_line: u32, end_line: u32) -> ChunkRef {
-        ChunkRef {
-            row: u64::from(start_line),
-            id: format!("c{start_line}"),
-            content_hash: "h".into(),
-            start_line,
-            end_line,
-            language: Language::Python,
-        }
-    }
+    use crate::search::trim::tests::chunk;
 
     #[test]
     fn a_chunk_widens_to_the_short_function_it_overlaps_most() {
