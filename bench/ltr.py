@@ -249,10 +249,14 @@ def concept_mean_over_languages(rows, orders):
 
 def current_table(path):
     """The weights the collected features were weighed with (`--explain` shows weighed
-    values, so a fit's weights multiply these): the Rust table's rows, by kind."""
+    values, so a fit's weights multiply these): the Rust table's rows, by kind. A group a row
+    weighs at 0 leaves no feature to collect (its stage may not even run), so a fit cannot
+    raise it: set the row's weight to 1 in the table, rebuild and collect again to refit it."""
     text = open(path).read().split("pub const WEIGHTS", 1)[1]
-    rows = re.findall(r"\[([-0-9.,\s]+)\]", text)
-    return {k: [float(x) for x in row.replace(",", " ").split()] for k, row in zip(KINDS, rows)}
+    rows = re.findall(r"\[([-0-9.eE+,\s]+)\]", text)
+    table = {k: [float(x) for x in row.replace(",", " ").split()] for k, row in zip(KINDS, rows)}
+    assert len(table) == len(KINDS) and all(len(v) == len(GROUPS) for v in table.values()), path
+    return table
 
 
 def rust_table(weights):
@@ -334,7 +338,8 @@ def main():
             base = current_table(a.rust)
             open(a.rust, "w").write(rust_table({k: [b * m for b, m in zip(base[k], w[k])] for k in KINDS}))
         if a.json:
-            json.dump({"groups": GROUPS, "weights": w, "today": a_, "held_out": b_}, open(a.json, "w"), indent=1)
+            # "multipliers": of the table the features were collected with (see current_table).
+            json.dump({"groups": GROUPS, "multipliers": w, "today": a_, "held_out": b_}, open(a.json, "w"), indent=1)
 
 
 if __name__ == "__main__":

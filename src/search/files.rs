@@ -148,7 +148,13 @@ pub fn lift_best_spans(
         if let Some((f, lifted)) = by_path.get_mut(&s.path) {
             if *lifted < max_spans {
                 let share = decay.powi(*lifted as i32);
-                // Each list's part is its own feature, so `--explain` names the list.
+                // Each list's part is its own feature, so `--explain` names the list. Their
+                // sum is the file's score times `share`, up to the rounding of the sum.
+                debug_assert!(
+                    (f.lists.iter().map(|l| l.score).sum::<f64>() - f.score).abs()
+                        <= 1e-9 * f.score.abs().max(1.0),
+                    "a file's score is its lists' sum"
+                );
                 for l in &f.lists {
                     let add = l.score * share;
                     s.score += add;

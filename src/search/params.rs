@@ -89,8 +89,8 @@ pub mod widen {
     /// gained 2 issues fewer.
     pub const HITS: usize = 5;
     /// Longest function shown whole, in lines: as long as ranking's merged windows
-    /// (`MERGE_MAX_LINES`, a test checks). 40 gained 1 issue, 80 and 120 one and two more at a higher
-    /// cost in tokens.
+    /// (`MERGE_MAX_LINES`, a test checks). 40 gained 1 issue, 80 and 120 one and two more
+    /// at a higher cost in tokens.
     pub const MAX_LINES: u32 = 60;
 }
 
@@ -282,7 +282,7 @@ mod tests {
     }
 
     #[test]
-    fn an_issues_widened_hit_is_no_longer_than_a_merged_window() {
+    fn an_issue_shows_functions_whole_up_to_a_merged_windows_length() {
         assert_eq!(widen::MAX_LINES, MERGE_MAX_LINES);
     }
 

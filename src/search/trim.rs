@@ -136,7 +136,7 @@ pub(super) mod tests {
     use crate::search::fusion::Span;
 
     /// A chunk of content `h` (shared with `search::widen`'s tests).
-    pub(in crate::search) fn chunk(start: u32, end: u32) -> ChunkRef {
+    pub(crate) fn chunk(start: u32, end: u32) -> ChunkRef {
         ChunkRef {
             row: u64::from(start),
             id: format!("h:{start}"),

@@ -149,12 +149,20 @@ fn only_the_binary_draws_prompts_or_holds_the_command_line() {
 }
 
 /// The files of `src/` (relative, `/`-separated) with their code: comments and a trailing
-/// `#[cfg(test)] mod tests` left out, since a test may reach anywhere in its module.
+/// `#[cfg(test)] mod tests` left out (`pub(super) mod tests` too, whose helpers a sibling's
+/// tests share), since a test may reach anywhere in its module.
 fn code_files() -> std::collections::BTreeMap<String, String> {
     source_texts()
         .into_iter()
         .map(|(rel, text)| {
-            let text = match text.find("#[cfg(test)]\nmod tests") {
+            let tests = [
+                "#[cfg(test)]\nmod tests",
+                "#[cfg(test)]\npub(super) mod tests",
+            ]
+            .iter()
+            .filter_map(|t| text.find(t))
+            .min();
+            let text = match tests {
                 Some(i) => &text[..i],
                 None => &text,
             };

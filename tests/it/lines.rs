@@ -455,7 +455,7 @@ fn a_description_gets_the_nearest_function_of_its_first_file() {
 /// A pasted issue's first hits show the whole function they lie in: a function long enough
 /// for several chunks, whose first lines the issue's words match and whose last lines (where
 /// a fix would go) match none of them, is shown to its end, not to its first chunk's edge,
-/// and a later hit inside it goes rather than repeat its lines.
+/// and no later hit repeats its lines (one inside it goes).
 #[test]
 fn a_pasted_issue_hit_shows_the_whole_function_it_lies_in() {
     let mut parse = String::from(
