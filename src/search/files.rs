@@ -90,9 +90,7 @@ pub struct FileScore {
     pub path: String,
     /// Its content hash.
     pub content_hash: String,
-    /// Weighted reciprocal rank, times the path prior: the sum of `lists`' scores.
-    pub score: f64,
-    /// The lists that ranked it, each with what it gave.
+    /// The lists that ranked it, each with what it gave (their sum is its score).
     pub lists: Vec<Listing>,
 }
 
@@ -108,6 +106,11 @@ pub struct Listing {
 }
 
 impl FileScore {
+    /// Weighted reciprocal rank, times the path prior: the sum of what its lists gave.
+    pub fn score(&self) -> f64 {
+        self.lists.iter().map(|l| l.score).sum()
+    }
+
     /// The lists that ranked the file, in the order they did.
     pub fn sources(&self) -> Vec<Source> {
         self.lists.iter().map(|l| l.by).collect()
@@ -119,10 +122,7 @@ pub fn sum_by_path(scores: Vec<FileScore>) -> Vec<FileScore> {
     let mut by_path: HashMap<String, FileScore> = HashMap::new();
     for f in scores {
         match by_path.get_mut(&f.path) {
-            Some(seen) => {
-                seen.score += f.score;
-                seen.lists.extend(f.lists);
-            }
+            Some(seen) => seen.lists.extend(f.lists),
             None => {
                 by_path.insert(f.path.clone(), f);
             }
@@ -148,13 +148,7 @@ pub fn lift_best_spans(
         if let Some((f, lifted)) = by_path.get_mut(&s.path) {
             if *lifted < max_spans {
                 let share = decay.powi(*lifted as i32);
-                // Each list's part is its own feature, so `--explain` names the list. Their
-                // sum is the file's score times `share`, up to the rounding of the sum.
-                debug_assert!(
-                    (f.lists.iter().map(|l| l.score).sum::<f64>() - f.score).abs()
-                        <= 1e-9 * f.score.abs().max(1.0),
-                    "a file's score is its lists' sum"
-                );
+                // Each list's part is its own feature, so `--explain` names the list.
                 for l in &f.lists {
                     let add = l.score * share;
                     s.score += add;
@@ -177,7 +171,7 @@ pub fn lift_best_spans(
         .filter(|(_, lifted)| *lifted == 0)
         .map(|(f, _)| f)
         .collect();
-    rest.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.path.cmp(&b.path)));
+    rest.sort_by(|a, b| b.score().total_cmp(&a.score()).then(a.path.cmp(&b.path)));
     rest
 }
 
@@ -341,7 +335,6 @@ mod tests {
         let file = |p: &str, score| FileScore {
             path: p.into(),
             content_hash: format!("h-{p}"),
-            score,
             lists: vec![listed(Source::File, score)],
         };
         let rest = lift_best_spans(
@@ -381,7 +374,7 @@ mod tests {
             },
         ]);
         assert_eq!(both.len(), 1);
-        assert!((both[0].score - 0.25).abs() < 1e-12);
+        assert!((both[0].score() - 0.25).abs() < 1e-12);
         assert_eq!(both[0].sources(), [Source::File, Source::Title]);
         assert_eq!(rest, [file("c.rs", 0.1)]);
     }

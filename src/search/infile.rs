@@ -156,10 +156,12 @@ fn with_touching(best: &ChunkRef, mut matching: Vec<&ChunkRef>) -> Vec<ChunkRef>
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn hit(path: &str, start: u32, end: u32) -> Ranked {
+    /// A hit at `path`, lines `start..=end`, of no chunks (shared with `search::widen`'s
+    /// tests).
+    pub(crate) fn hit(path: &str, start: u32, end: u32) -> Ranked {
         let span = Span {
             path: path.into(),
             start,

@@ -156,8 +156,8 @@ fn add_answer_lines(
 
 /// The definitions named by the query that the second stage's evidence reads (`rerank`), or
 /// `None` when the stage does not run: it runs for a question in hybrid mode, unless the
-/// scorer weighs each of its features at 0 for the question's kind (a description of one function:
-/// bench/ltr.py's fit).
+/// scorer weighs each of its features at 0 for the question's kind (a description of one
+/// function: bench/ltr.py's fit).
 fn evidence_definitions(
     cx: &Context<'_>,
     mode: Mode,

@@ -300,7 +300,6 @@ impl Place<'_> {
         Some(files::FileScore {
             path: file.path.to_string(),
             content_hash: file.hash.to_string(),
-            score,
             lists: vec![files::Listing {
                 by: listed.source,
                 rank: listed.rank + 1,
@@ -345,7 +344,7 @@ fn add_file_spans(
     };
     let alone: Vec<files::FileScore> = alone
         .into_iter()
-        .filter(|f| f.score > floor)
+        .filter(|f| f.score() > floor)
         .take(limit)
         .collect();
     if alone.is_empty() {
@@ -360,14 +359,14 @@ fn add_file_spans(
         let Some(c) = best.get(&f.content_hash) else {
             continue;
         };
+        let (score, sources) = (f.score(), f.sources());
         let mut why = Why::default();
-        why.add(Feature::FileOnly, f.score);
-        let sources = f.sources();
+        why.add(Feature::FileOnly, score);
         merged.push(Span {
             path: f.path,
             start: c.start_line,
             end: c.end_line,
-            score: f.score,
+            score,
             sources,
             members: vec![chunk_of_span.len()],
             why,
@@ -460,7 +459,9 @@ mod tests {
         let scores = p.file_scores(std::slice::from_ref(&h), listed, &members);
         // Both paths holding the content are lifted, by 0.5 / (k + 1).
         assert_eq!(scores.len(), 2);
-        assert!(scores.iter().all(|s| (s.score - 0.5 / 91.0).abs() < 1e-12));
+        assert!(scores
+            .iter()
+            .all(|s| (s.score() - 0.5 / 91.0).abs() < 1e-12));
         assert_eq!(scores[0].sources(), [Source::File]);
         let changed = commits::ChangedFile {
             path: "src/a.rs".into(),

@@ -5,9 +5,9 @@
 //! lines shows that whole function (with the window's lines it already had). A later hit it
 //! then holds whole goes, since its lines are shown (the next hit moves up, as when any hit
 //! goes); a later hit it would hold only in part, or an earlier hit it would reach, leaves it
-//! as it was, so that no line is shown twice. Scores and the
-//! order of the hits that stay do not change. Measured on the pasted issues and commit
-//! messages (bench/RESULTS.md, twenty-ninth session).
+//! as it was, so that no line is shown twice. Scores and the order of the hits that stay do
+//! not change. Measured on the pasted issues and commit messages (bench/RESULTS.md,
+//! twenty-ninth session).
 
 use std::collections::HashMap;
 
@@ -171,6 +171,7 @@ fn around(functions: &[(u32, u32)], lead: &ChunkRef, max_lines: u32) -> Option<(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::infile::tests::hit;
     use crate::search::trim::tests::chunk;
 
     #[test]
@@ -200,18 +201,6 @@ mod tests {
 
     #[test]
     fn a_shown_hit_an_earlier_one_holds_goes_and_one_it_holds_in_part_keeps_its_own_lines() {
-        let hit = |path: &str, start: u32, end: u32| -> Ranked {
-            let span = crate::search::fusion::Span {
-                path: path.into(),
-                start,
-                end,
-                score: 1.0,
-                sources: Vec::new(),
-                members: Vec::new(),
-                why: Default::default(),
-            };
-            (span, vec![chunk(start, end)])
-        };
         let mut hits = vec![
             hit("a.py", 10, 50),
             hit("a.py", 20, 30),
