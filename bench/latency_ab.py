@@ -8,7 +8,7 @@ every commit of the set), searches each query at its commit (`--branch detached/
 and prints the median per process overall and per repository.
 
     python3 bench/latency_ab.py --set ../shared/eval/dev.jsonl --mirrors /work/.mirror \
-        --work /tmp/evalwork --bin-a /tmp/git-codesearch-before --bin-b target/release/git-codesearch
+        --work /tmp/evalwork --bin-a /tmp/git-codesearch-before --bin-b target/release/git-codesearch [--limit 20]
 """
 
 import argparse
@@ -22,10 +22,10 @@ import time
 from eval import mirror_dir, reuse_setup
 
 
-def run_once(binary, cwd, env, item, mode):
+def run_once(binary, cwd, env, item, mode, limit=50):
     """Milliseconds for one search process."""
     t = time.perf_counter()
-    subprocess.run([binary, "search", "--json", "-q", "--no-index", "-n", "50", "--mode", mode,
+    subprocess.run([binary, "search", "--json", "-q", "--no-index", "-n", str(limit), "--mode", mode,
                     "--branch", "detached/" + item["commit"], "--", item["query"]],
                    cwd=cwd, env=env, capture_output=True, check=False)
     return (time.perf_counter() - t) * 1000
@@ -39,6 +39,7 @@ def main():
     ap.add_argument("--bin-a", required=True)
     ap.add_argument("--bin-b", required=True)
     ap.add_argument("--mode", default="hybrid")
+    ap.add_argument("--limit", type=int, default=50, help="-n of each search (eval.py's is 50; the default list is 20)")
     args = ap.parse_args()
     bins = [os.path.abspath(args.bin_a), os.path.abspath(args.bin_b)]
     items = [json.loads(line) for line in open(args.set)]
@@ -53,7 +54,7 @@ def main():
             continue
         wt, env = setups[repo]
         for b in bins if n % 2 == 0 else reversed(bins):
-            times[b][repo].append(run_once(b, wt, env, item, args.mode))
+            times[b][repo].append(run_once(b, wt, env, item, args.mode, args.limit))
     a, b = bins
     overall = {x: statistics.median([t for ts in times[x].values() for t in ts]) for x in bins}
     print(f"median per process, {args.mode}: A {overall[a]:.1f} ms, B {overall[b]:.1f} ms "

@@ -72,6 +72,7 @@ macro_rules! setting {
 #[rustfmt::skip]
 pub const SETTINGS: &[Setting] = &[
     setting!("codesearch.nfinal", "search.n_final", int, search.n_final),
+    setting!("codesearch.nseen", "search.n_seen", int, search.n_seen),
     setting!("codesearch.nretrieve", "search.n_retrieve", int, search.n_retrieve),
     setting!("codesearch.rrfk", "search.rrf_k", float, search.rrf_k),
     setting!("codesearch.questionrrfk", "search.question_rrf_k", float, search.question_rrf_k),

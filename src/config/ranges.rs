@@ -56,6 +56,7 @@ const ANY: f64 = f64::INFINITY;
 #[rustfmt::skip]
 pub const RANGES: &[Range] = &[
     range!("search.n_final", search.n_final, 1, 10_000),
+    range!("search.n_seen", search.n_seen, 1, 10_000),
     range!("search.n_retrieve", search.n_retrieve, 1, 10_000),
     range!("search.rrf_k", search.rrf_k, > 0),
     range!("search.question_rrf_k", search.question_rrf_k, > 0),
@@ -156,7 +157,7 @@ mod tests {
     #[test]
     fn bounds_open_closed_and_not_a_number() {
         let n_final = &RANGES[0];
-        let rrf = &RANGES[2];
+        let rrf = &RANGES[3];
         let mut c = Config::default();
         c.search.n_final = 10_000;
         c.search.rrf_k = 0.0;

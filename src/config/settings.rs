@@ -88,6 +88,12 @@ impl Default for EmbedConfig {
 pub struct SearchConfig {
     /// Results shown.
     pub n_final: usize,
+    /// The results ranking treats as read, whatever `-n` asks for: a file only whole-file
+    /// lists found joins when it would rank among them, and the stages that add lines in the
+    /// first files (an issue's best lines and widened hits, a description's function) skip
+    /// lines one of them holds. One depth for every `-n`, so a shorter list is the start of
+    /// a longer one.
+    pub n_seen: usize,
     /// Candidates each retriever returns before fusion.
     pub n_retrieve: usize,
     /// The `k` of reciprocal-rank fusion for a pasted issue (a query of several lines or
@@ -165,6 +171,7 @@ impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             n_final: 20,
+            n_seen: 50,
             n_retrieve: 200,
             rrf_k: 90.0,
             question_rrf_k: 15.0,

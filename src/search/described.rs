@@ -18,19 +18,19 @@ use super::types::{first_hits, held, Context, Ranked, SearchError};
 use crate::config::Provider;
 use crate::lang::{Symbol, SymbolKind};
 
-/// Add the function of the first result file (among the first `limit - 1` hits, so that
-/// the hit is shown) nearest the question `q` among those no hit the search still shows
-/// holds, if one is near enough.
+/// Add the function of the first result file (among the first `seen - 1` hits, so that
+/// the hit is seen) nearest the question `q` among those no hit a reader sees (the first
+/// `seen`) holds, if one is near enough.
 pub fn add_best_function(
     cx: &Context<'_>,
     q: &Query,
     ranked: &mut Vec<Ranked>,
-    limit: usize,
+    seen: usize,
 ) -> Result<(), SearchError> {
     if cx.config.embed.provider != Provider::Static {
         return Ok(());
     }
-    let shown = limit.saturating_sub(1).min(ranked.len());
+    let shown = seen.saturating_sub(1).min(ranked.len());
     let Some(&first) = first_hits(&ranked[..shown], 1).first() else {
         return Ok(());
     };

@@ -18,16 +18,16 @@ use crate::store::{ChunkRef, FtsHit};
 use super::params::infile::{CANDIDATES, FILES, MAX_LINES, TITLE_WEIGHT};
 
 /// Add the best in-file lines of each of the first [`FILES`] result files of `ranked`, unless
-/// a hit the search will still show (of the first `limit`) holds them. They go after the
+/// a hit a reader will still see (of the first `seen`) holds them. They go after the
 /// first hit of the last of those files, so the files' own order is kept: an agent reading
 /// down the list meets each of them as early as before.
 pub fn add_best_lines(
     cx: &Context<'_>,
     q: &Query,
     ranked: &mut Vec<Ranked>,
-    limit: usize,
+    seen: usize,
 ) -> Result<(), SearchError> {
-    let Some((firsts, at)) = place(ranked, limit) else {
+    let Some((firsts, at)) = place(ranked, seen) else {
         return Ok(());
     };
     let Some(whole) = super::files::chunk_expression(q) else {
@@ -42,7 +42,7 @@ pub fn add_best_lines(
     let mut windows = Vec::new();
     for first in firsts {
         // Each window inserted pushes the last shown hit out: only what stays shown counts.
-        let stays = limit.saturating_sub(windows.len() + 1).min(ranked.len());
+        let stays = seen.saturating_sub(windows.len() + 1).min(ranked.len());
         if let Some(parts) = best_lines(cx, &expressions, &ranked[..stays], &ranked[first])? {
             windows.push((ranked[first].0.path.clone(), parts));
         }
@@ -67,11 +67,11 @@ pub fn add_best_lines(
 }
 
 /// The files that bring their best lines, as their first hits, and where those lines go: the
-/// first [`FILES`] files among the first `limit - 1` hits (so that at least one window is
+/// first [`FILES`] files among the first `seen - 1` hits (so that at least one window is
 /// shown), and the place right after the first hit of the last of them. `None` when no file
 /// qualifies.
-fn place(ranked: &[Ranked], limit: usize) -> Option<(Vec<usize>, usize)> {
-    let room = &ranked[..limit.saturating_sub(1).min(ranked.len())];
+fn place(ranked: &[Ranked], seen: usize) -> Option<(Vec<usize>, usize)> {
+    let room = &ranked[..seen.saturating_sub(1).min(ranked.len())];
     let firsts = first_hits(room, FILES);
     let at = firsts.last()? + 1;
     Some((firsts, at))
@@ -160,7 +160,7 @@ pub(super) mod tests {
     use super::*;
 
     /// A hit at `path`, lines `start..=end`, of no chunks (shared with `search::widen`'s
-    /// tests).
+    /// and `search::types`' tests).
     pub(crate) fn hit(path: &str, start: u32, end: u32) -> Ranked {
         let span = Span {
             path: path.into(),

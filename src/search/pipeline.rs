@@ -12,7 +12,8 @@ use super::query::Query;
 use super::reading::Reading;
 use super::retrievers::{of, Id};
 use super::types::{
-    note, Context, Fetch, Hit, List, Mode, Ranked, SearchError, SearchOptions, SearchResult,
+    note, unrepeat, Context, Fetch, Hit, List, Mode, Ranked, SearchError, SearchOptions,
+    SearchResult,
 };
 use super::{
     background, cochange, defs, described, gather, infile, learned, llm, params, rank, rerank,
@@ -26,13 +27,15 @@ pub fn search(
     q: Query,
     opts: &SearchOptions,
 ) -> Result<SearchResult, SearchError> {
-    let Context {
-        db, chunks, config, ..
-    } = *cx;
+    let config = cx.config;
     let glob = compile_glob(opts.path_glob.as_deref())?;
     let lang = opts.lang;
     let s = &config.search;
     let limit = opts.limit.unwrap_or(s.n_final).max(1);
+    // The hits ranking and the stages that add lines treat as read: one depth whatever `-n`
+    // is, so that `-n 5` lists the first five hits of `-n 50` (while `-n` is at most
+    // `n_retrieve`, which sets how deep the retrievers go).
+    let seen = s.n_seen.max(1);
     // Filters drop candidates after retrieval: fetch more when they are on.
     let n = if glob.is_some() {
         s.n_retrieve.max(limit) * 4
@@ -100,7 +103,7 @@ pub fn search(
         q: &q,
         ranking: &ranking,
         glob: glob.as_ref(),
-        limit,
+        limit: seen,
     };
     let mut ranked = rank::rank(cx, &plan, found)?;
     // The learned weights were fitted on hybrid searches; other modes are ablations of it.
@@ -110,20 +113,15 @@ pub fn search(
     if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
         cochange::add_partners(cx, &mut ranked)?;
     }
-    add_answer_lines(cx, &q, kind, opts, &mut ranked, limit)?;
-    // An issue's first hits show the function they lie in (hybrid, lines shown: measured there).
-    if kind == learned::Kind::Issue && opts.mode == Mode::Hybrid && !opts.files_only {
-        super::widen::to_functions(cx, &mut ranked, limit)?;
+    if opts.mode == Mode::Hybrid && !opts.files_only {
+        add_answer_lines(cx, &q, kind, &mut ranked, seen, limit)?;
     }
-    ranked.truncate(limit);
-    if trim::cuts(kind) {
-        trim::to_definitions(db, &mut ranked)?;
-    }
-    let mut hits = with_text(chunks, ranked)?;
-    if let (Some(c), true) = (&chat, config.llm.rerank) {
+    let mut hits = cut(cx, kind, ranked, limit, rerank_by(chat.as_ref(), config))?;
+    if let Some(c) = rerank_by(chat.as_ref(), config) {
         if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {
             note(&mut degraded, Some(format!("rerank skipped: {why}")));
         }
+        hits.truncate(limit);
     }
     Ok(SearchResult {
         hits,
@@ -132,26 +130,54 @@ pub fn search(
     })
 }
 
+/// The chat model that reranks the hits, when one is used and `[llm] rerank` is on.
+fn rerank_by<'c>(
+    chat: Option<&'c llm::Chat>,
+    config: &crate::config::Config,
+) -> Option<&'c llm::Chat> {
+    chat.filter(|_| config.llm.rerank)
+}
+
+/// The first `limit` hits (as many as a chat model reranks when one does, whatever `-n` is),
+/// cut to their definitions for a query of `kind` that wants them, with their text.
+fn cut(
+    cx: &Context<'_>,
+    kind: learned::Kind,
+    mut ranked: Vec<Ranked>,
+    limit: usize,
+    rerank: Option<&llm::Chat>,
+) -> Result<Vec<Hit>, SearchError> {
+    let keep = rerank.map_or(limit, |_| limit.max(cx.config.llm.rerank_top));
+    ranked.truncate(keep);
+    if trim::cuts(kind) {
+        trim::to_definitions(cx.db, &mut ranked)?;
+    }
+    with_text(cx.chunks, ranked)
+}
+
 /// The lines inside the first result files that answer a question of `kind`: a pasted
-/// issue's best lines (`infile`), a description's function (`described`). Hybrid searches
-/// that show lines only: the stages measured there, and a listing of files would not show
-/// them.
+/// issue's best lines (`infile`) and its first hits widened to their function (`widen`), a
+/// description's function (`described`), each judged against the first `seen` hits; then no
+/// line twice among the first `limit`. Hybrid searches that show lines only: the stages
+/// measured there, and a listing of files would not show them.
 fn add_answer_lines(
     cx: &Context<'_>,
     q: &Query,
     kind: learned::Kind,
-    opts: &SearchOptions,
     ranked: &mut Vec<Ranked>,
+    seen: usize,
     limit: usize,
 ) -> Result<(), SearchError> {
-    if opts.mode != Mode::Hybrid || opts.files_only {
-        return Ok(());
-    }
     match kind {
-        learned::Kind::Issue => infile::add_best_lines(cx, q, ranked, limit),
-        learned::Kind::Behaviour => described::add_best_function(cx, q, ranked, limit),
-        learned::Kind::Name | learned::Kind::Topic => Ok(()),
+        learned::Kind::Issue => {
+            infile::add_best_lines(cx, q, ranked, seen)?;
+            super::widen::to_functions(cx, ranked, seen)?;
+        }
+        learned::Kind::Behaviour => described::add_best_function(cx, q, ranked, seen)?,
+        learned::Kind::Name | learned::Kind::Topic => return Ok(()),
     }
+    unrepeat(ranked, limit);
+    Ok(())
 }
 
 /// The definitions named by the query that the second stage's evidence reads (`rerank`), or

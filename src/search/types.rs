@@ -35,6 +35,52 @@ pub fn held(ranked: &[Ranked], path: &str, start: u32, end: u32) -> bool {
         .any(|(s, _)| s.path == path && s.start <= end && start <= s.end)
 }
 
+/// No line shown twice among the first `limit` hits: a hit an earlier hit holds whole goes
+/// (the next moves up), one it overlaps keeps only its own lines, on the side of its leading
+/// chunk when the earlier hit lies inside it (else the longer side), and is checked again
+/// against the others. The answer-lines stages (`infile`, `described`, `widen`) add or grow
+/// hits judged against the hits a reader sees; the hits past those can repeat their lines.
+/// Each hit is judged by the hits before it only, so a longer list keeps the shorter one's
+/// hits as its first ones.
+pub fn unrepeat(hits: &mut Vec<Ranked>, limit: usize) {
+    let mut j = 1;
+    while j < limit.min(hits.len()) {
+        let (span, parts) = &hits[j];
+        let Some((s, e)) = hits[..j]
+            .iter()
+            .map(|(earlier, _)| earlier)
+            .find(|o| o.path == span.path && o.start <= span.end && span.start <= o.end)
+            .map(|o| (o.start, o.end))
+        else {
+            j += 1;
+            continue;
+        };
+        let (start, end) = (span.start, span.end);
+        if s <= start && end <= e {
+            hits.remove(j);
+            continue;
+        }
+        // Lines before the earlier hit (start..s) or after it (e..=end); one clip never
+        // empties the hit, since it reaches past the earlier one on that side.
+        let before = (start < s).then(|| (start, s - 1));
+        let after = (e < end).then(|| (e + 1, end));
+        let lead = parts.first().map(|c| c.start_line);
+        let kept = match (before, after) {
+            (Some(_), Some(a)) if lead.is_some_and(|l| l > e) => a,
+            (Some(b), Some(_)) if lead.is_some_and(|l| l < s) => b,
+            (Some(b), Some(a)) => std::cmp::max_by_key(b, a, |(x, y)| y - x),
+            (Some(b), None) => b,
+            (None, Some(a)) => a,
+            (None, None) => {
+                hits.remove(j); // held whole after all: not reached, handled above
+                continue;
+            }
+        };
+        let span = &mut hits[j].0;
+        (span.start, span.end) = kept;
+    }
+}
+
 /// A retriever's chunk list, best first, with its source and fusion weight.
 pub type List = (Source, f64, Vec<ChunkRef>);
 
@@ -237,5 +283,70 @@ pub fn note(degraded: &mut Option<String>, more: Option<String>) {
             Some(d) => format!("{d}; {m}"),
             None => m,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::infile::tests::hit;
+
+    fn places(hits: &[Ranked]) -> Vec<(&str, u32, u32)> {
+        hits.iter()
+            .map(|(s, _)| (s.path.as_str(), s.start, s.end))
+            .collect()
+    }
+
+    #[test]
+    fn a_hit_an_earlier_one_holds_goes_and_one_it_overlaps_keeps_its_own_lines() {
+        let mut hits = vec![
+            hit("a.py", 10, 50),
+            hit("a.py", 20, 30),
+            hit("b.py", 20, 30),
+            hit("a.py", 45, 70),
+            hit("a.py", 1, 12),
+            hit("a.py", 40, 45),
+            hit("a.py", 15, 16),
+            hit("b.py", 1, 2),
+            hit("a.py", 20, 21),
+        ];
+        unrepeat(&mut hits, 5);
+        // Held whole: 20-30 goes, and so do 40-45 and 15-16 as they move up into the first
+        // five; overlapped: 45-70 and 1-12 keep their own lines. Past the first five nothing
+        // is looked at (20-21 is not listed).
+        assert_eq!(
+            places(&hits),
+            [
+                ("a.py", 10, 50),
+                ("b.py", 20, 30),
+                ("a.py", 51, 70),
+                ("a.py", 1, 9),
+                ("b.py", 1, 2),
+                ("a.py", 20, 21),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_hit_overlapping_two_earlier_ones_keeps_only_lines_neither_shows() {
+        let mut hits = vec![
+            hit("a.py", 10, 20),
+            hit("a.py", 30, 40),
+            hit("a.py", 15, 35),
+        ];
+        unrepeat(&mut hits, 3);
+        assert_eq!(
+            places(&hits),
+            [("a.py", 10, 20), ("a.py", 30, 40), ("a.py", 21, 29)]
+        );
+        // Around an earlier hit: the side of its leading chunk, else the longer side.
+        let mut hits = vec![hit("a.py", 20, 30), hit("a.py", 10, 50)];
+        unrepeat(&mut hits, 2);
+        assert_eq!(places(&hits), [("a.py", 20, 30), ("a.py", 31, 50)]);
+        let mut led = hit("a.py", 10, 50);
+        led.1.push(crate::search::trim::tests::chunk(12, 19));
+        let mut hits = vec![hit("a.py", 20, 30), led];
+        unrepeat(&mut hits, 2);
+        assert_eq!(places(&hits), [("a.py", 20, 30), ("a.py", 10, 19)]);
     }
 }

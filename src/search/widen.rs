@@ -16,15 +16,15 @@ use super::types::{Context, Ranked, SearchError};
 use crate::lang::SymbolKind;
 use crate::store::ChunkRef;
 
-/// Widen each of the first [`HITS`] of `hits` (best first; the first `limit` are shown) to
+/// Widen each of the first [`HITS`] of `hits` (best first; a reader sees the first `seen`) to
 /// the function its leading chunk overlaps most.
 pub fn to_functions(
     cx: &Context<'_>,
     hits: &mut Vec<Ranked>,
-    limit: usize,
+    seen: usize,
 ) -> Result<(), SearchError> {
     // Hits that go let later ones move up into the first HITS: read all that can.
-    let reach = (HITS + limit).min(hits.len());
+    let reach = (HITS + seen).min(hits.len());
     let mut hashes: Vec<String> = hits[..reach]
         .iter()
         .filter_map(|(_, parts)| parts.first().map(|c| c.content_hash.clone()))
@@ -48,44 +48,18 @@ pub fn to_functions(
         chunks.entry(c.content_hash.clone()).or_default().push(c);
     }
     let mut i = 0;
-    while i < HITS.min(limit).min(hits.len()) {
-        widen_one(hits, i, limit, &functions, &chunks);
+    while i < HITS.min(seen).min(hits.len()) {
+        widen_one(hits, i, seen, &functions, &chunks);
         i += 1;
     }
-    unrepeat(hits, limit);
     Ok(())
-}
-
-/// Hits that went let hits from past the limit into it, which a widened hit may hold: a
-/// shown hit an earlier one holds whole goes too, one it holds in part keeps its own lines.
-fn unrepeat(hits: &mut Vec<Ranked>, limit: usize) {
-    let mut j = 1;
-    while j < limit.min(hits.len()) {
-        let earlier = hits[..j]
-            .iter()
-            .map(|(s, _)| s)
-            .filter(|s| s.path == hits[j].0.path)
-            .find(|s| s.start <= hits[j].0.end && hits[j].0.start <= s.end)
-            .map(|s| (s.start, s.end));
-        let span = &mut hits[j].0;
-        match earlier {
-            Some((s, e)) if s <= span.start && span.end <= e => {
-                hits.remove(j);
-                continue;
-            }
-            Some((s, _)) if span.start < s => span.end = s - 1,
-            Some((_, e)) => span.start = e + 1,
-            None => {}
-        }
-        j += 1;
-    }
 }
 
 /// Widen hit `i` to its function, when there is one and the hits around allow it.
 fn widen_one(
     hits: &mut Vec<Ranked>,
     i: usize,
-    limit: usize,
+    seen: usize,
     functions: &HashMap<String, Vec<(u32, u32)>>,
     chunks: &HashMap<String, Vec<ChunkRef>>,
 ) {
@@ -107,7 +81,7 @@ fn widen_one(
         .iter()
         .map(|(s, _)| (s.path.as_str(), s.start, s.end))
         .collect();
-    let Some(held) = held_by(&places, i, limit, start, end) else {
+    let Some(held) = held_by(&places, i, seen, start, end) else {
         return;
     };
     for j in held.into_iter().rev() {
@@ -124,14 +98,14 @@ fn widen_one(
     span.end = end;
 }
 
-/// The hits after hit `i` (of `places`, each a path and its lines; the first `limit` are
-/// shown) that lines `start..=end` of its path hold whole, in order; `None` when an earlier
+/// The hits after hit `i` (of `places`, each a path and its lines; a reader sees the first
+/// `seen`) that lines `start..=end` of its path hold whole, in order; `None` when an earlier
 /// hit touches those lines, or a later one that would be shown once the held ones go holds
 /// them in part.
 fn held_by(
     places: &[(&str, u32, u32)],
     i: usize,
-    limit: usize,
+    seen: usize,
     start: u32,
     end: u32,
 ) -> Option<Vec<usize>> {
@@ -146,7 +120,7 @@ fn held_by(
         }
         if start <= s && e <= end {
             held.push(j);
-        } else if j - held.len() < limit {
+        } else if j - held.len() < seen {
             return None;
         }
     }
@@ -171,7 +145,6 @@ fn around(functions: &[(u32, u32)], lead: &ChunkRef, max_lines: u32) -> Option<(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::infile::tests::hit;
     use crate::search::trim::tests::chunk;
 
     #[test]
@@ -190,47 +163,13 @@ mod tests {
         // To 5-50 it would hold hit 3 in part, and hit 3 is shown: no.
         assert_eq!(held_by(&places, 0, 5, 5, 50), None);
         // With three shown, hit 4 in part moves up to third once hits 2 and 3 go: no; with
-        // two shown it stays past the limit.
+        // two seen it stays past them.
         assert_eq!(held_by(&places, 0, 3, 5, 75), None);
         assert_eq!(held_by(&places, 0, 2, 5, 75), Some(vec![2, 3]));
         // Hit 2 widened back to 15 would reach hit 0, shown before it: no.
         assert_eq!(held_by(&places, 2, 5, 15, 40), None);
         // Other paths never count.
         assert_eq!(held_by(&places, 1, 5, 1, 100), Some(vec![]));
-    }
-
-    #[test]
-    fn a_shown_hit_an_earlier_one_holds_goes_and_one_it_holds_in_part_keeps_its_own_lines() {
-        let mut hits = vec![
-            hit("a.py", 10, 50),
-            hit("a.py", 20, 30),
-            hit("b.py", 20, 30),
-            hit("a.py", 45, 70),
-            hit("a.py", 1, 12),
-            hit("a.py", 40, 45),
-            hit("a.py", 15, 16),
-            hit("b.py", 1, 2),
-            hit("a.py", 20, 21),
-        ];
-        unrepeat(&mut hits, 5);
-        let places: Vec<(&str, u32, u32)> = hits
-            .iter()
-            .map(|(s, _)| (s.path.as_str(), s.start, s.end))
-            .collect();
-        // Held whole: 20-30 goes, and so do 40-45 and 15-16 as they move up into the first
-        // five; held in part: 45-70 and 1-12 keep their own lines. Past the limit nothing is
-        // looked at (20-21 is never shown).
-        assert_eq!(
-            places,
-            [
-                ("a.py", 10, 50),
-                ("b.py", 20, 30),
-                ("a.py", 51, 70),
-                ("a.py", 1, 9),
-                ("b.py", 1, 2),
-                ("a.py", 20, 21),
-            ]
-        );
     }
 
     #[test]

@@ -282,12 +282,15 @@ fn uploader() -> TestRepo {
 }
 
 /// A pasted issue's first result files each bring the lines BM25 scores best among their
-/// own chunks, when no shown hit holds them: here `spend_budget`, which the repository-wide
-/// ranking puts below the limit, comes right after the second file's first hit, marked as
-/// such, with that hit's score. Other kinds of query, and other modes, never get them.
+/// own chunks, when no hit read (`search.n_seen`) holds them: here `spend_budget`, which
+/// the repository-wide ranking puts past those, comes right after the second file's first
+/// hit, marked as such, with that hit's score. Other kinds of query, and other modes, never get them.
 #[test]
 fn a_pasted_issue_gets_the_best_lines_of_its_first_files() {
     let repo = uploader();
+    // The hits treated as read (`codesearch.nSeen`): 4 here, so that the ranking puts
+    // `spend_budget` past them.
+    repo.git(&["config", "codesearch.nSeen", "4"]);
     let issue = "Upload fails after a timeout\n\nWhen the network drops, retry_upload gives up \
                  before the budget is spent.\nExpected: it retries.";
     let hits = repo.search(issue, &["--explain", "-n", "4"]);
@@ -344,6 +347,7 @@ fn a_pasted_issue_gets_the_best_lines_of_its_first_files() {
 #[test]
 fn an_issues_title_chooses_the_lines_inside_its_files() {
     let repo = uploader();
+    repo.git(&["config", "codesearch.nSeen", "4"]); // as above: the windows lie past what is read
     let issue = "Paint icon fails after an upload\n\nWhen the network drops after a timeout, \
                  retry_upload gives up before the budget is spent. How long to wait before it \
                  gives up?";
@@ -358,98 +362,6 @@ fn an_issues_title_chooses_the_lines_inside_its_files() {
         (Some(96), Some(112)),
         "paint_icon_0: {hits:#?}"
     );
-}
-
-/// A small cache: three functions whose bodies repeat "cache entry", three report
-/// formatters, then `clear_all_entries`, whose body holds none of a question's words, in one
-/// chunk with the last formatter and the footer's.
-fn cache() -> TestRepo {
-    let function = |name: &str, args: &str, lines: usize, line: &dyn Fn(usize) -> String| {
-        let body: Vec<String> = (0..lines).map(|i| format!("    {}\n", line(i))).collect();
-        format!(
-            "def {name}({args}):\n{}    return self\n\n\n",
-            body.concat()
-        )
-    };
-    let mut text = String::from("\"\"\"A small store of values by key.\"\"\"\n\n\n");
-    for (name, word) in [
-        ("lookup_entry", "lookup"),
-        ("store_entry", "store"),
-        ("evict_entry", "evict removes"),
-    ] {
-        let line = |i| format!("entry_{i} = self.cache_entries.get(key_{i})  # cache entry {word}");
-        text.push_str(&function(name, "self, key", 14, &line));
-    }
-    for k in 0..3 {
-        let line = |i| format!("line_{i} = 'report {i}'");
-        text.push_str(&function(&format!("format_report_{k}"), "self", 14, &line));
-    }
-    let slot = |i| format!("self._slot_{i} = None");
-    text.push_str(&function("clear_all_entries", "self", 3, &slot));
-    let footer = |i| format!("line_{i} = 'footer {i}'");
-    text.push_str(&function("format_footer", "self", 3, &footer));
-    TestRepo::with_files(&[
-        ("cache.py", text.as_str()),
-        (
-            "disk.py",
-            "def write_block(path, data):\n    return len(data)\n",
-        ),
-    ])
-}
-
-/// A question that says what one function does gets, right after its first file's first
-/// hit, the function of that file whose signature the static model puts nearest the
-/// question, as that function's own lines: here `clear_all_entries`, whose body matches none
-/// of the question's words, where the file's hits are the functions that say "cache entry".
-/// BM25 alone and a lexical index never get it.
-#[test]
-fn a_description_gets_the_nearest_function_of_its_first_file() {
-    let repo = cache();
-    let question = "Removes every entry from the cache.";
-    let hits = repo.search(question, &["--explain", "-n", "3"]);
-    assert_eq!(hits.len(), 3, "{hits:#?}");
-    assert_eq!(hits[0]["path"], "cache.py", "{hits:#?}");
-    let function = &hits[1];
-    assert_eq!(function["path"], "cache.py", "{hits:#?}");
-    let lines = (
-        function["start_line"].as_u64(),
-        function["end_line"].as_u64(),
-    );
-    assert_eq!(
-        lines,
-        (Some(112), Some(116)),
-        "clear_all_entries: {hits:#?}"
-    );
-    let features: Vec<&str> = function["explain"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["feature"].as_str().unwrap())
-        .collect();
-    assert_eq!(features, ["described_function"], "{hits:#?}");
-    let similarity = function["explain"][0]["similarity"].as_f64().unwrap();
-    assert!((0.6..=1.0).contains(&similarity), "{hits:#?}");
-    assert_eq!(function["score"], hits[0]["score"], "{hits:#?}");
-    // The function's own lines, not its chunk's (which starts in `format_report_2`).
-    let snippet = function["snippet"].as_str().unwrap();
-    assert!(
-        snippet.starts_with("def clear_all_entries(self):"),
-        "{snippet}"
-    );
-    for (extra, lexical) in [(vec!["--mode", "bm25"], false), (vec![], true)] {
-        if lexical {
-            repo.lexical();
-        }
-        let mut args = vec!["--explain", "-n", "3"];
-        args.extend(extra.iter().copied());
-        let hits = repo.search(question, &args);
-        assert!(
-            !hits
-                .iter()
-                .any(|h| h.to_string().contains("described_function")),
-            "{extra:?}, lexical {lexical}: {hits:#?}"
-        );
-    }
 }
 
 /// A pasted issue's first hits show the whole function they lie in: a function long enough

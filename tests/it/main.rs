@@ -9,6 +9,7 @@ mod common;
 mod concepts;
 mod crash;
 mod definitions;
+mod described;
 mod doctor;
 mod embed_server;
 mod history;
