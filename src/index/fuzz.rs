@@ -187,3 +187,13 @@ fn a_definition_whose_name_is_far_below_its_start_is_not_stored() {
     let text = "{def g(x):(\"\"\"\n/// doc\n where\n/// doc\n/// doc\n\n\n/// doc\n\n/// doc\n\n\n\n\n\n/// doc\n/// doc\n where\n where\n\n\n\n\n\n\n\n\n/// doc\n\n where\n/// doc\n/// doc\n/// doc\n/// doc\n\n/// doc\n/// doc\n where\n where\n\r\n\n\n\r\n/// doc\n/// doc\n where\n\n\n/// doc\n\n\n/// doc\n\n\n\n\n\r\n\n\n\r\n\n\n\n where\n/// doc\n\"\"\" where\n\") | func H() ))\")struct S ";
     every_language(64, text);
 }
+
+/// Found by the property test in CI: Rust's error recovery left `struct S` to the keyword
+/// definitions, whose doc comment (a Python-style docstring below it) was not cut to the
+/// longest this build keeps, so the importer's check refused what this build stored.
+#[test]
+fn a_keyword_definition_keeps_no_longer_doc_than_the_check_allows() {
+    let docstring = "word ".repeat(300);
+    let text = format!("${{ do\nstruct S  where\n\"\"\"{docstring}\"\"\"\n");
+    every_language(64, &text);
+}

@@ -18,8 +18,6 @@ use crate::lang::Symbol;
 const MAX_DEFINITIONS: usize = 5_000;
 /// A definition whose end cannot be told from indentation ends this many lines on.
 const MAX_SPAN: u32 = 200;
-/// Longest signature kept, in characters.
-const MAX_SIGNATURE: usize = 200;
 
 /// Whether files of `language` hold no definitions: prose, data and markup. Every language
 /// is named, so a new one must be decided on.
@@ -163,7 +161,11 @@ pub fn definitions(text: &str) -> Vec<Symbol> {
             kind: kind.clone(),
             start_line: *i as u32 + 1,
             end_line: end_of(&lines, *i, *indent),
-            signature: lines[*i].trim().chars().take(MAX_SIGNATURE).collect(),
+            signature: lines[*i]
+                .trim()
+                .chars()
+                .take(super::symbols::MAX_SIGNATURE)
+                .collect(),
             doc: super::doc::doc_comment(&lines, *i + 1, false),
         })
         .collect()

@@ -96,7 +96,7 @@ impl Tagger {
                 doc: tag
                     .docs
                     .or_else(|| doc_comment(&lines, start_line as usize, dashes))
-                    .map(|d| d.chars().take(MAX_DOC).collect()),
+                    .map(super::doc::clip),
             });
         }
         if language.merges_clauses() {
