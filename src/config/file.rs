@@ -288,8 +288,7 @@ mod tests {
     ];
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
-            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)))]
+        #![proptest_config(crate::util::fuzzing::config(64))]
         /// Any file: loading never panics; a well-formed one always loads, and whatever it says
         /// an untrusted one never picks a remote provider, a URL, a key variable, a chat
         /// model, or what a provider is sent and how fast.

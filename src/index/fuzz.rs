@@ -142,11 +142,7 @@ fn check(language: Language, text: &str, chunker: &mut Chunker, tagger: &mut Tag
 
 proptest! {
     // 32 cases per run in CI; PROPTEST_CASES=5000 for a long fuzzing session.
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(32),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::util::fuzzing::config(32))]
 
     #[test]
     fn chunks_and_symbols_stay_inside_and_cover_the_file(text in source()) {

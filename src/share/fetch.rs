@@ -349,8 +349,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
-            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(16)))]
+        #![proptest_config(crate::util::fuzzing::config(16))]
         /// A pack with bytes changed: refused naming the remote, or read and assembled;
         /// never a panic.
         #[test]

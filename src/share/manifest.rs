@@ -422,14 +422,6 @@ mod tests {
             .contains("not gzip data"));
     }
 
-    /// The bound of the property tests: small for CI, `PROPTEST_CASES=20000` for a long run.
-    fn cases() -> u32 {
-        std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(64)
-    }
-
     /// What every manifest that parses holds to, whatever bytes it came from.
     fn holds(m: &Manifest) -> Result<(), String> {
         let ok = m.files.len() <= MAX_ENTRIES
@@ -444,7 +436,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(cases()))]
+        #![proptest_config(crate::util::fuzzing::config(64))]
         /// Any bytes, gzip'd or not: refused or a manifest that holds to its checks, never a
         /// panic.
         #[test]

@@ -208,8 +208,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
-            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)))]
+        #![proptest_config(crate::util::fuzzing::config(64))]
         /// Any bytes, and any one-entry tar: no panic, and nothing is ever written outside
         /// the output directory or under a name a snapshot does not hold.
         #[test]

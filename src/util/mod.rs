@@ -2,6 +2,8 @@
 //! reading a file of an untrusted tree ([`files`]).
 
 pub(crate) mod files;
+#[cfg(test)]
+pub(crate) mod fuzzing;
 
 use sha2::{Digest, Sha256};
 
