@@ -32,9 +32,16 @@ pub fn search(
     let lang = opts.lang;
     let s = &config.search;
     let limit = opts.limit.unwrap_or(s.n_final).max(1);
+    let mut degraded = None;
+    let chat = llm::chat_if_used(&config.llm, &mut degraded);
+    let rerank = rerank_by(chat.as_ref(), config);
+    // The hits a chat model judges (its `rerank_top`, whatever `-n` is) or else the listed
+    // ones: what must not repeat lines before the model reorders them.
+    let keep = rerank.map_or(limit, |_| limit.max(config.llm.rerank_top));
     // The hits ranking and the stages that add lines treat as read: one depth whatever `-n`
     // is, so that `-n 5` lists the first five hits of `-n 50` (while `-n` is at most
-    // `n_retrieve`, which sets how deep the retrievers go).
+    // `n_retrieve`, which sets how deep the retrievers go). A list longer than this depth
+    // gets no lines past it, nor the files only whole-file lists found.
     let seen = s.n_seen.max(1);
     // Filters drop candidates after retrieval: fetch more when they are on.
     let n = if glob.is_some() {
@@ -42,8 +49,6 @@ pub fn search(
     } else {
         s.n_retrieve.max(limit)
     };
-    let mut degraded = None;
-    let chat = llm::chat_if_used(&config.llm, &mut degraded);
     let q = match (&chat, config.llm.rewrite) {
         (Some(c), true) => llm::rewritten(c, q, &mut degraded),
         _ => q,
@@ -114,10 +119,10 @@ pub fn search(
         cochange::add_partners(cx, &mut ranked)?;
     }
     if opts.mode == Mode::Hybrid && !opts.files_only {
-        add_answer_lines(cx, &q, kind, &mut ranked, seen, limit)?;
+        add_answer_lines(cx, &q, kind, &mut ranked, seen, keep)?;
     }
-    let mut hits = cut(cx, kind, ranked, limit, rerank_by(chat.as_ref(), config))?;
-    if let Some(c) = rerank_by(chat.as_ref(), config) {
+    let mut hits = cut(cx, kind, ranked, keep)?;
+    if let Some(c) = rerank {
         if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {
             note(&mut degraded, Some(format!("rerank skipped: {why}")));
         }
@@ -138,16 +143,14 @@ fn rerank_by<'c>(
     chat.filter(|_| config.llm.rerank)
 }
 
-/// The first `limit` hits (as many as a chat model reranks when one does, whatever `-n` is),
-/// cut to their definitions for a query of `kind` that wants them, with their text.
+/// The first `keep` hits (the listed ones, or as many as a chat model reranks), cut to their
+/// definitions for a query of `kind` that wants them, with their text.
 fn cut(
     cx: &Context<'_>,
     kind: learned::Kind,
     mut ranked: Vec<Ranked>,
-    limit: usize,
-    rerank: Option<&llm::Chat>,
+    keep: usize,
 ) -> Result<Vec<Hit>, SearchError> {
-    let keep = rerank.map_or(limit, |_| limit.max(cx.config.llm.rerank_top));
     ranked.truncate(keep);
     if trim::cuts(kind) {
         trim::to_definitions(cx.db, &mut ranked)?;
@@ -158,15 +161,16 @@ fn cut(
 /// The lines inside the first result files that answer a question of `kind`: a pasted
 /// issue's best lines (`infile`) and its first hits widened to their function (`widen`), a
 /// description's function (`described`), each judged against the first `seen` hits; then no
-/// line twice among the first `limit`. Hybrid searches that show lines only: the stages
-/// measured there, and a listing of files would not show them.
+/// line twice among the first `keep` (all a chat model may move into the listed ones).
+/// Hybrid searches that show lines only: the stages measured there, and a listing of files
+/// would not show them.
 fn add_answer_lines(
     cx: &Context<'_>,
     q: &Query,
     kind: learned::Kind,
     ranked: &mut Vec<Ranked>,
     seen: usize,
-    limit: usize,
+    keep: usize,
 ) -> Result<(), SearchError> {
     match kind {
         learned::Kind::Issue => {
@@ -176,7 +180,7 @@ fn add_answer_lines(
         learned::Kind::Behaviour => described::add_best_function(cx, q, ranked, seen)?,
         learned::Kind::Name | learned::Kind::Topic => return Ok(()),
     }
-    unrepeat(ranked, limit);
+    unrepeat(ranked, keep);
     Ok(())
 }
 

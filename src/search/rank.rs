@@ -38,8 +38,8 @@ pub(super) struct Found<'a> {
 }
 
 /// How a search ranks: its query, the ranking it chose for the query's shape, the `--path`
-/// filter, and how many results a reader sees (the configured list's length, not `-n`, so
-/// that a shorter list is the start of a longer one).
+/// filter, and how many results count as read (`search.n_seen`, not `-n`, so that a shorter
+/// list is the start of a longer one).
 pub(super) struct Plan<'a> {
     pub q: &'a Query,
     pub ranking: &'a Ranking,
@@ -326,8 +326,8 @@ struct Member<'a> {
 }
 
 /// Files only the whole-file retriever found join the ranking with their best chunk; only
-/// those that would be among the first `limit` results a reader sees, since finding the best chunk reads
-/// the text of all of a file's chunks.
+/// those that would be among the first `limit` results read, since finding the best chunk
+/// reads the text of all of a file's chunks.
 fn add_file_spans(
     chunks: &ChunkStore,
     q: &Query,

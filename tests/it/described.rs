@@ -4,11 +4,23 @@
 //! hits of a longer one.
 
 use crate::common::TestRepo;
+use crate::embed_server::{Answer, Server};
 
 /// A small cache: three functions whose bodies repeat "cache entry", three report
 /// formatters, then `clear_all_entries`, whose body holds none of a question's words, in one
 /// chunk with the last formatter and the footer's.
 fn cache() -> TestRepo {
+    TestRepo::with_files(&[
+        ("cache.py", cache_text().as_str()),
+        (
+            "disk.py",
+            "def write_block(path, data):\n    return len(data)\n",
+        ),
+    ])
+}
+
+/// The text of `cache()`'s `cache.py`.
+fn cache_text() -> String {
     let function = |name: &str, args: &str, lines: usize, line: &dyn Fn(usize) -> String| {
         let body: Vec<String> = (0..lines).map(|i| format!("    {}\n", line(i))).collect();
         format!(
@@ -33,13 +45,7 @@ fn cache() -> TestRepo {
     text.push_str(&function("clear_all_entries", "self", 3, &slot));
     let footer = |i| format!("line_{i} = 'footer {i}'");
     text.push_str(&function("format_footer", "self", 3, &footer));
-    TestRepo::with_files(&[
-        ("cache.py", text.as_str()),
-        (
-            "disk.py",
-            "def write_block(path, data):\n    return len(data)\n",
-        ),
-    ])
+    text
 }
 
 /// A question that says what one function does gets, right after its first file's first
@@ -149,4 +155,48 @@ fn a_shorter_list_is_the_first_hits_of_a_longer_one() {
     assert_eq!(all[1], ("cache.py".to_string(), 112, 116), "{all:#?}");
     let repeats = |(p, s, e): &(String, u64, u64)| *p == all[1].0 && *s <= 116 && 112 <= *e;
     assert_eq!(all.iter().filter(|h| repeats(h)).count(), 1, "{all:#?}");
+}
+
+/// With a chat model reranking, the hits it judges (`rerank_top`, 10) repeat no lines before
+/// it moves them: here it says yes to the cache's hits and no to `entries.py`'s, which lay
+/// between the description's function and the later window around it, so that window moves
+/// into the first five. Before, only the first `-n` were cut to their own lines, and the
+/// window showed `clear_all_entries` a second time.
+#[test]
+fn a_reranked_list_shows_no_line_twice() {
+    let text = cache_text();
+    let repo = TestRepo::with_files(&[
+        // The fake chat model says yes to code under a path holding "uploader".
+        ("uploader/cache.py", text.as_str()),
+        (
+            "entries.py",
+            "def cache_size(self):\n    \"\"\"The size of the cache.\"\"\"\n    return 0\n",
+        ),
+    ]);
+    repo.git(&["config", "codesearch.nSeen", "3"]);
+    let server = Server::start(Vec::new(), Answer::Ok);
+    crate::llm::llm_config(&repo, &server, "rerank");
+    let question = "Removes every entry from the cache.";
+    let places = |n: &str| -> Vec<(String, u64, u64)> {
+        let hits = repo.search(question, &["-n", n]);
+        hits.iter()
+            .map(|h| {
+                let line = |k: &str| h[k].as_u64().unwrap();
+                let path = h["path"].as_str().unwrap().to_string();
+                (path, line("start_line"), line("end_line"))
+            })
+            .collect()
+    };
+    let all = places("50");
+    let five = places("5");
+    assert!(
+        five.contains(&("uploader/cache.py".into(), 112, 116)),
+        "{five:?}"
+    );
+    for (i, (p, s, e)) in five.iter().enumerate() {
+        for (q, t, f) in &five[..i] {
+            assert!(p != q || e < t || f < s, "hit {i} repeats lines: {five:?}");
+        }
+    }
+    assert_eq!(five, all[..5], "{all:?}");
 }

@@ -17,7 +17,8 @@ const FILES: &[(&str, &str)] = &[
     ("src/colors.py", "def blend(a, b):\n    return (a + b) / 2\n"),
 ];
 
-fn llm_config(repo: &TestRepo, server: &Server, what: &str) {
+/// Turn `what` on (`rewrite`, `rerank`) against the fake chat API of `server`.
+pub(crate) fn llm_config(repo: &TestRepo, server: &Server, what: &str) {
     repo.write(".git/info/exclude", ".codesearch.toml\n");
     repo.write(
         ".codesearch.toml",
