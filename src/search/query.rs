@@ -192,12 +192,29 @@ pub fn parse(raw: &str) -> Result<Query, QueryProblem> {
     }
     if q.terms.is_empty() {
         one_letter_names(&mut q);
+        one_word_name(&mut q);
     }
     if q.tokens.is_empty() || q.terms.is_empty() {
         return Err(QueryProblem::OnlyStopWords);
     }
     bound(&mut q);
     Ok(q)
+}
+
+/// A query that is one stop word of three letters or more (`get`, `find`, `show`, `each`)
+/// names it: typed alone it is an identifier, not English (`git codesearch get` was refused
+/// as having "only stop words"). Two or more stop words ("where is the") still say nothing.
+fn one_word_name(q: &mut Query) {
+    let words = raw_tokens(&q.raw);
+    let [word] = words.as_slice() else {
+        return;
+    };
+    if word.chars().count() >= 3 && !word.chars().any(is_cjk) {
+        let lower = word.to_lowercase();
+        q.tokens.push(word.clone());
+        q.identifiers.push(lower.clone());
+        q.terms.push(lower);
+    }
 }
 
 /// A query whose only words are single letters that are not stop words (`g`, Flask's
@@ -411,6 +428,20 @@ mod tests {
         // single letter is still dropped.
         assert_eq!(parse("a"), Err(QueryProblem::OnlyStopWords));
         assert_eq!(parse("the g value").unwrap().terms, ["value"]);
+    }
+
+    #[test]
+    fn a_query_of_one_stop_word_names_it() {
+        for word in ["get", "Find", "show"] {
+            let q = parse(word).unwrap();
+            let lower = word.to_lowercase();
+            assert_eq!(q.terms, q.identifiers, "{word}");
+            assert_eq!(q.identifiers, [lower], "{word}");
+        }
+        // Short words, several stop words, and stop words beside others stay as they were.
+        assert_eq!(parse("is"), Err(QueryProblem::OnlyStopWords));
+        assert_eq!(parse("get the"), Err(QueryProblem::OnlyStopWords));
+        assert_eq!(parse("get user").unwrap().terms, ["user"]);
     }
 
     #[test]

@@ -59,6 +59,27 @@ fn stop_words_and_empty_queries() {
     assert!(!repo.path().join(".git/codesearch/meta.sqlite").exists());
 }
 
+/// One stop word alone is a name: `git codesearch get` lists the definition of `get`, where
+/// it was refused as "only stop words".
+#[test]
+fn one_stop_word_alone_is_a_name() {
+    let repo = TestRepo::with_files(&[
+        (
+            "notes.md",
+            "# Notes\n\nWe want to get there and show it, then find more.\n",
+        ),
+        (
+            "store.py",
+            "class Store:\n    def get(self, key):\n        return self.items[key]\n",
+        ),
+    ]);
+    let hits = repo.search("get", &["-n", "1"]);
+    assert_eq!(hits.len(), 1, "{hits:#?}");
+    assert_eq!(hits[0]["path"], "store.py", "{hits:#?}");
+    let snippet = hits[0]["snippet"].as_str().unwrap();
+    assert!(snippet.contains("def get(self, key):"), "{snippet}");
+}
+
 #[test]
 fn non_utf8_files_are_skipped_with_a_reason_and_the_rest_indexed() {
     let repo = TestRepo::with_files(&[("ok.rs", "fn utf8_ok_marker() {}\n")]);
