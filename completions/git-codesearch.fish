@@ -25,7 +25,7 @@ function __fish_git_codesearch_using_subcommand
 end
 
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -s C -d 'Run as if started in this directory' -r -F
-complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -s n -l limit -d 'Number of results' -r
+complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -s n -l limit -d 'Number of results (files, with `--files-only`)' -r
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l path -d 'Only paths matching this glob (e.g. \'src/**/*.rs\')' -r
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l lang -d 'Only this language (rust, python, go, java, typescript, javascript, c, cpp, …)' -r
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -l branch -d 'Search the index of this branch instead of the checked-out one' -r
@@ -56,7 +56,7 @@ complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "push" -d
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "pull" -d 'Download and merge the branches pushed to REMOTE (default `git config codesearch.remote`), only what this clone lacks; searchable at once'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "generate-assets" -d 'Write the man page and shell completions (for packagers; the repository has them under completions/)'
 complete -c git-codesearch -n "__fish_git_codesearch_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s n -l limit -d 'Number of results' -r
+complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -s n -l limit -d 'Number of results (files, with `--files-only`)' -r
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l path -d 'Only paths matching this glob (e.g. \'src/**/*.rs\')' -r
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l lang -d 'Only this language (rust, python, go, java, typescript, javascript, c, cpp, …)' -r
 complete -c git-codesearch -n "__fish_git_codesearch_using_subcommand search" -l branch -d 'Search the index of this branch instead of the checked-out one' -r

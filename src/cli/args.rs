@@ -119,7 +119,7 @@ pub struct SearchArgs {
     /// What to look for: plain words, identifiers, or a question.
     #[arg(value_name = "QUERY", required = true)]
     pub query: Vec<String>,
-    /// Number of results.
+    /// Number of results (files, with `--files-only`).
     #[arg(short = 'n', long = "limit", value_name = "N")]
     pub limit: Option<usize>,
     /// Only paths matching this glob (e.g. 'src/**/*.rs').

@@ -12,8 +12,8 @@ use super::query::Query;
 use super::reading::Reading;
 use super::retrievers::{of, Id};
 use super::types::{
-    note, unrepeat, Context, Fetch, Hit, List, Mode, Ranked, SearchError, SearchOptions,
-    SearchResult,
+    first_files_len, note, unrepeat, Context, Fetch, Hit, List, Mode, Ranked, SearchError,
+    SearchOptions, SearchResult,
 };
 use super::{
     background, cochange, defs, described, gather, infile, learned, llm, params, rank, rerank,
@@ -121,18 +121,31 @@ pub fn search(
     if opts.mode == Mode::Hybrid && !opts.files_only {
         add_answer_lines(cx, &q, kind, &mut ranked, seen, keep)?;
     }
+    let files = opts.files_only.then_some(limit);
+    let keep = kept(&ranked, keep, files, seen);
     let mut hits = cut(cx, kind, ranked, keep)?;
     if let Some(c) = rerank {
         if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {
             note(&mut degraded, Some(format!("rerank skipped: {why}")));
         }
-        hits.truncate(limit);
     }
+    let paths = hits.iter().map(|h| h.path.as_str());
+    hits.truncate(files.map_or(limit, |n| first_files_len(paths, n)));
     Ok(SearchResult {
         hits,
         query: q,
         degraded,
     })
+}
+
+/// How many of `ranked` a search keeps: `keep`, or, listing `files` files (`-l`), the hits
+/// that hold them within the depth read (`seen`, or `files` when more).
+fn kept(ranked: &[Ranked], keep: usize, files: Option<usize>, seen: usize) -> usize {
+    let Some(n) = files else {
+        return keep;
+    };
+    let held = first_files_len(ranked.iter().map(|(s, _)| s.path.as_str()), n);
+    keep.max(held.min(seen.max(n)))
 }
 
 /// The chat model that reranks the hits, when one is used and `[llm] rerank` is on.

@@ -28,6 +28,23 @@ pub fn first_hits(ranked: &[Ranked], n: usize) -> Vec<usize> {
     out
 }
 
+/// How many of the hits whose `paths` are given (best first) come before the first hit of
+/// the `n + 1`-th distinct file: the hits that list the first `n` files (`--files-only`).
+pub fn first_files_len<'a>(paths: impl IntoIterator<Item = &'a str>, n: usize) -> usize {
+    let mut files: Vec<&str> = Vec::new();
+    let mut len = 0;
+    for path in paths {
+        if !files.contains(&path) {
+            if files.len() == n {
+                break;
+            }
+            files.push(path);
+        }
+        len += 1;
+    }
+    len
+}
+
 /// Whether a hit of `ranked` already shows any of the lines `start..=end` of `path`.
 pub fn held(ranked: &[Ranked], path: &str, start: u32, end: u32) -> bool {
     ranked
@@ -189,9 +206,9 @@ pub struct SearchOptions {
     pub lang: Option<Language>,
     /// Retrievers.
     pub mode: Mode,
-    /// Only the hits' files will be shown (`-l`): stages that add lines of a file already
-    /// among the hits (`search::infile`) are skipped, since they could only push other files
-    /// past the limit.
+    /// Only the hits' files will be shown (`-l`): `limit` counts files, and the hits are
+    /// those of the first `limit` files (within `search.n_seen` hits); stages that add lines
+    /// of a file already among the hits (`search::infile`) are skipped.
     pub files_only: bool,
 }
 
@@ -290,6 +307,16 @@ pub fn note(degraded: &mut Option<String>, more: Option<String>) {
 mod tests {
     use super::*;
     use crate::search::infile::tests::hit;
+
+    #[test]
+    fn the_first_files_hits_end_before_the_next_files_first_hit() {
+        let paths = ["a", "a", "b", "a", "c", "b", "d"];
+        let len = |n| first_files_len(paths, n);
+        assert_eq!(
+            (len(0), len(1), len(2), len(3), len(4), len(9)),
+            (0, 2, 4, 6, 7, 7)
+        );
+    }
 
     fn places(hits: &[Ranked]) -> Vec<(&str, u32, u32)> {
         hits.iter()

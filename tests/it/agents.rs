@@ -44,6 +44,42 @@ fn files_only_lists_each_path_once_in_rank_order() {
     assert!(objs[0]["start_line"].as_u64().unwrap() >= 1);
 }
 
+/// `-l -n N` lists N files, as `rg -l | head -n N` would, where it listed the files of the
+/// first N hits: here the first hits are all in one large file, and `-n 3` listed one path.
+#[test]
+fn files_only_lists_as_many_files_as_asked_for() {
+    let function = |i: usize, n: usize| {
+        let body: String = (0..n)
+            .map(|j| {
+                format!(
+                    "    let checksum_{j} = checksum_step(data, {j}) ^ checksum_step(seed, {i});\n"
+                )
+            })
+            .collect();
+        format!("pub fn checksum_{i}(data: &[u8], seed: &[u8]) -> u32 {{\n{body}    0\n}}\n\n")
+    };
+    let big: String = (0..12).map(|i| function(i, 30)).collect();
+    let mut files = vec![("src/big.rs".to_string(), big)];
+    for i in 0..4 {
+        let text = format!("pub fn other_{i}() -> u32 {{\n    checksum_step(&[], {i})\n}}\n");
+        files.push((format!("src/other_{i}.rs"), text));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    let hits = repo.search("checksum step", &["-n", "3"]);
+    assert!(hits.iter().all(|h| h["path"] == "src/big.rs"), "{hits:#?}");
+    let list = |n: &str| -> Vec<String> {
+        let out = repo.run_ok(&["checksum step", "-q", "-l", "-n", n], 0);
+        out.lines().map(str::to_string).collect()
+    };
+    let all = list("50");
+    assert_eq!(all.len(), 5, "{all:?}");
+    assert_eq!(list("3"), all[..3], "{all:?}");
+}
+
 #[test]
 fn max_tokens_fills_the_budget_and_says_what_was_cut() {
     let repo = many_functions();
