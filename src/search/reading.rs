@@ -90,4 +90,46 @@ mod tests {
         let long_line = read(&"word ".repeat(QUESTION_MAX_WORDS + 1));
         assert_eq!(long_line.shape, Shape::Issue);
     }
+
+    /// Query-like text: words, names in several notations, stop words, CJK, markup and
+    /// punctuation, in any order.
+    fn query_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            "[a-z]{1,12}",
+            "[A-Z][a-z]{1,8}[A-Z][a-z]{1,8}",
+            "[a-z_]{1,8}(::|\\.|->|#)[a-z_]{1,8}",
+            Just("the".to_string()),
+            Just("get".to_string()),
+            Just("`".to_string()),
+            Just("<!--".to_string()),
+            Just("-->".to_string()),
+            Just("\n".to_string()),
+            Just("在哪里解析".to_string()),
+            "[[:punct:]]{1,3}",
+            any::<char>().prop_map(String::from),
+        ];
+        proptest::collection::vec(piece, 0..40).prop_map(|p| p.join(" "))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::util::fuzzing::config(256))]
+        /// Any text, as an MCP request or a pasted log brings it: prepared, read and ranked
+        /// without a panic, and a query that is accepted has something to search for, within
+        /// the bounds every stage assumes.
+        #[test]
+        fn any_query_is_read_or_refused_never_a_panic(
+            raw in proptest::prop_oneof![query_text(), proptest::prelude::any::<String>()]
+        ) {
+            if let Ok(q) = crate::search::prepare(&raw) {
+                proptest::prop_assert!(!q.terms.is_empty());
+                proptest::prop_assert!(q.terms.len() <= crate::search::query::MAX_TERMS);
+                proptest::prop_assert!(q.raw.len() <= crate::search::query::MAX_QUERY_BYTES);
+                let reading = Reading::of(&q);
+                proptest::prop_assert!(reading.words >= 1);
+                let config = crate::config::Config::default();
+                let _ = crate::search::params::Ranking::for_query(&config.search, &reading);
+            }
+        }
+    }
 }
