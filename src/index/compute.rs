@@ -120,11 +120,12 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
         let tagged = tree
             .filter(|_| cut_as.tags_query().is_some())
             .map(|tree| tagger.symbols_in(cut_as, text, &tree));
-        let (pieces, slow) = chunker.chunk_within(cut_as, text, crate::lang::chunk::SPLIT_TIME);
+        let limit = crate::lang::chunk::split_time(text.len());
+        let (pieces, slow) = chunker.chunk_within(cut_as, text, limit);
         if slow && note.is_none() {
             note = Some(format!(
-                "splitting took over {} s: the rest is cut in {}-line windows",
-                crate::lang::chunk::SPLIT_TIME.as_secs(),
+                "splitting took over {:.1} s: the rest is cut in {}-line windows",
+                limit.as_secs_f64(),
                 crate::lang::chunk::WINDOW_LINES
             ));
         }

@@ -52,7 +52,7 @@ impl Chunker {
     /// only: the index splits under a time bound (`chunk_within`).
     #[cfg(test)]
     pub fn chunk(&mut self, language: Language, text: &str) -> Vec<Chunk> {
-        self.chunk_within(language, text, SPLIT_TIME).0
+        self.chunk_within(language, text, split_time(text.len())).0
     }
 
     /// [`Chunker::chunk`], but when splitting takes longer than `limit` the rest of the
@@ -106,8 +106,22 @@ fn until<'t>(
     (pieces, false)
 }
 
-/// How long splitting one file may take before the rest is cut in line windows.
+/// How long splitting a small file may take before the rest is cut in line windows.
 pub const SPLIT_TIME: Duration = Duration::from_secs(5);
+/// More time per KiB of a file (5 ms): a large file's splitting takes time in proportion
+/// to its size, and a fixed bound made its chunks depend on how busy the machine was (a
+/// 0.9 MB `json.hpp` splits in about 2 s on an idle machine here, and was cut in windows on
+/// a busy one, changing search results between two builds of the same index). Its bound is
+/// now about 9 s; a file the splitter is slow on whatever its size (fmt's 0.8 MB
+/// `gtest.h` takes over 13 s) costs that much more before it is cut.
+pub const SPLIT_TIME_PER_KIB: Duration = Duration::from_millis(5);
+
+/// How long splitting a file of `len` bytes may take: [`SPLIT_TIME`], plus
+/// [`SPLIT_TIME_PER_KIB`] for each KiB.
+pub fn split_time(len: usize) -> Duration {
+    let kib = u32::try_from(len / 1024).unwrap_or(u32::MAX);
+    SPLIT_TIME.saturating_add(SPLIT_TIME_PER_KIB.saturating_mul(kib))
+}
 /// Lines per window when splitting took too long.
 pub const WINDOW_LINES: usize = 50;
 
@@ -255,6 +269,17 @@ mod tests {
             .all(|c| c.end_line - c.start_line < WINDOW_LINES as u32));
         let (_, over) = c.chunk_within(Language::Rust, &src, Duration::from_secs(60));
         assert!(!over);
+    }
+
+    #[test]
+    fn a_larger_file_may_take_longer_to_split() {
+        assert_eq!(split_time(0), SPLIT_TIME);
+        assert_eq!(split_time(1023), SPLIT_TIME);
+        assert_eq!(
+            split_time(1 << 20),
+            SPLIT_TIME + Duration::from_millis(5 * 1024)
+        );
+        assert!(split_time(usize::MAX) > split_time(1 << 30));
     }
 
     #[test]
