@@ -124,7 +124,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
         let (pieces, slow) = chunker.chunk_within(cut_as, text, limit);
         if slow && note.is_none() {
             note = Some(format!(
-                "splitting took over {:.1} s: the rest is cut in {}-line windows",
+                "splitting took over {:.1} s: cut in {}-line windows",
                 limit.as_secs_f64(),
                 crate::lang::chunk::WINDOW_LINES
             ));

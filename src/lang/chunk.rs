@@ -55,10 +55,11 @@ impl Chunker {
         self.chunk_within(language, text, split_time(text.len())).0
     }
 
-    /// [`Chunker::chunk`], but when splitting takes longer than `limit` the rest of the
-    /// text is cut in windows of [`WINDOW_LINES`] lines; the flag says it was. Real files
-    /// (not only crafted ones) can make the splitter's search for boundaries slow enough to
-    /// hold a whole index run on one file.
+    /// [`Chunker::chunk`], but when splitting takes longer than `limit` the whole text is
+    /// cut in windows of [`WINDOW_LINES`] lines; the flag says it was. Real files (not only
+    /// crafted ones) can make the splitter's search for boundaries slow enough to hold a
+    /// whole index run on one file. The whole text, not the rest of it: how far the splitter
+    /// got depends on how busy the machine was, and the chunks must not.
     pub fn chunk_within(
         &mut self,
         language: Language,
@@ -83,8 +84,7 @@ impl Chunker {
             Splitting::Text => until(self.text.chunk_indices(text), started, limit),
         };
         if over {
-            let done = pieces.last().map_or(0, |(o, p)| o + p.len());
-            pieces.extend(windows(text, done));
+            pieces = windows(text);
         }
         (with_lines(text, &pieces), over)
     }
@@ -106,7 +106,7 @@ fn until<'t>(
     (pieces, false)
 }
 
-/// How long splitting a small file may take before the rest is cut in line windows.
+/// How long splitting a small file may take before it is cut in line windows instead.
 pub const SPLIT_TIME: Duration = Duration::from_secs(5);
 /// More time per KiB of a file (5 ms): a large file's splitting takes time in proportion
 /// to its size, and a fixed bound made its chunks depend on how busy the machine was (a
@@ -125,10 +125,10 @@ pub fn split_time(len: usize) -> Duration {
 /// Lines per window when splitting took too long.
 pub const WINDOW_LINES: usize = 50;
 
-/// The text from byte `from` on, in pieces of [`WINDOW_LINES`] lines.
-fn windows(text: &str, from: usize) -> Vec<(usize, &str)> {
+/// The text in pieces of [`WINDOW_LINES`] lines.
+fn windows(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
-    let mut start = from;
+    let mut start = 0;
     while start < text.len() {
         let end = text[start..]
             .match_indices('\n')
@@ -251,20 +251,23 @@ mod tests {
     }
 
     #[test]
-    fn splitting_past_its_time_cuts_the_rest_in_line_windows() {
+    fn splitting_past_its_time_cuts_the_whole_file_in_line_windows() {
         let src: String = (0..400)
             .map(|i| format!("fn function_{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n\n"))
             .collect();
         let mut c = Chunker::new(64);
         let (chunks, over) = c.chunk_within(Language::Rust, &src, Duration::ZERO);
         assert!(over);
-        // The first piece the splitter gave, then windows of WINDOW_LINES lines to the end.
+        // Windows of WINDOW_LINES lines from the first line to the last, whatever the
+        // splitter gave before its time was up.
+        assert_eq!(chunks, with_lines(&src, &windows(&src)));
         let lines = src.trim_end().lines().count() as u32;
+        assert_eq!(chunks[0].start_line, 1);
         assert_eq!(chunks.last().unwrap().end_line, lines);
         for w in chunks.windows(2) {
             assert!(w[0].end_line < w[1].start_line, "{w:?}");
         }
-        assert!(chunks[1..]
+        assert!(chunks
             .iter()
             .all(|c| c.end_line - c.start_line < WINDOW_LINES as u32));
         let (_, over) = c.chunk_within(Language::Rust, &src, Duration::from_secs(60));
