@@ -1,7 +1,7 @@
 //! Doc comments read from the lines around a definition, for grammars whose tags query does
 //! not capture them and for the keyword definitions of languages without a grammar.
 
-use super::symbols::MAX_DOC;
+use super::symbol::MAX_DOC;
 
 /// The doc comment of a definition starting at 1-based `line`, for grammars whose tags
 /// query does not capture docs: the comment lines right above it (`///`, `//`, `#`,

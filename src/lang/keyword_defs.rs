@@ -164,7 +164,7 @@ pub fn definitions(text: &str) -> Vec<Symbol> {
             signature: lines[*i]
                 .trim()
                 .chars()
-                .take(super::symbols::MAX_SIGNATURE)
+                .take(super::symbol::MAX_SIGNATURE)
                 .collect(),
             doc: super::doc::doc_comment(&lines, *i + 1, false),
         })

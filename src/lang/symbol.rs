@@ -2,6 +2,11 @@
 
 use super::kind::SymbolKind;
 
+/// Longest signature kept, in characters (the importer's check refuses a longer one).
+pub(crate) const MAX_SIGNATURE: usize = 200;
+/// Longest doc comment kept, in characters (the importer's check refuses a longer one).
+pub(crate) const MAX_DOC: usize = 1000;
+
 /// A definition found in some content.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Symbol {

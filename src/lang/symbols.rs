@@ -16,10 +16,7 @@ use super::tagrun::{self, Roles};
 use super::language::Language;
 use crate::lang::Symbol;
 
-/// Longest signature kept, in characters.
-pub(crate) const MAX_SIGNATURE: usize = 200;
-/// Longest doc comment kept, in characters.
-pub(crate) const MAX_DOC: usize = 1000;
+pub(crate) use super::symbol::{MAX_DOC, MAX_SIGNATURE};
 
 /// Reusable tag extraction state, for one thread: each language's compiled query and a
 /// query cursor.
