@@ -76,7 +76,9 @@ fn expression(q: &Query, repeats: bool) -> Option<String> {
     let quoted: Vec<String> = terms
         .split(' ')
         .filter(|t| t.chars().count() > 1 || q.terms.iter().any(|n| n == t))
-        .filter(|t| !is_stop_word(t) && (repeats || seen.insert(*t)))
+        // A stop word stays when the query names it (`git codesearch get`).
+        .filter(|t| !is_stop_word(t) || q.identifiers.iter().any(|i| i == t))
+        .filter(|t| repeats || seen.insert(*t))
         .take(if repeats { MAX_PHRASES } else { MAX_TERMS })
         .map(|t| format!("\"{t}\""))
         .collect();

@@ -60,19 +60,19 @@ fn stop_words_and_empty_queries() {
 }
 
 /// One stop word alone is a name: `git codesearch get` lists the definition of `get`, where
-/// it was refused as "only stop words".
+/// it was refused as "only stop words", and the text search finds a word no definition
+/// names (`find`, only called here).
 #[test]
 fn one_stop_word_alone_is_a_name() {
     let repo = TestRepo::with_files(&[
-        (
-            "notes.md",
-            "# Notes\n\nWe want to get there and show it, then find more.\n",
-        ),
+        ("notes.md", "# Notes\n\nWe want to get there and show it.\n"),
         (
             "store.py",
             "class Store:\n    def get(self, key):\n        return self.items[key]\n",
         ),
+        ("walk.py", "def walk(root):\n    return root.find('*.py')\n"),
     ]);
+    assert_eq!(repo.hit_paths("find", &["--mode", "bm25"]), ["walk.py"]);
     let hits = repo.search("get", &["-n", "1"]);
     assert_eq!(hits.len(), 1, "{hits:#?}");
     assert_eq!(hits[0]["path"], "store.py", "{hits:#?}");
