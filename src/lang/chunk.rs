@@ -112,15 +112,22 @@ pub const SPLIT_TIME: Duration = Duration::from_secs(5);
 /// to its size, and a fixed bound made its chunks depend on how busy the machine was (a
 /// 0.9 MB `json.hpp` splits in about 2 s on an idle machine here, and was cut in windows on
 /// a busy one, changing search results between two builds of the same index). Its bound is
-/// now about 9 s; a file the splitter is slow on whatever its size (fmt's 0.8 MB
-/// `gtest.h` takes over 13 s) costs that much more before it is cut.
+/// now about 9 s, four times its need; a file the splitter is slow on whatever its size
+/// (fmt's 0.8 MB `gtest.h` takes over 13 s) costs that much more before it is cut. A file
+/// whose splitting takes about its bound can still come out either way.
 pub const SPLIT_TIME_PER_KIB: Duration = Duration::from_millis(5);
 
+/// The longest any one file's splitting may take (a 5 MB file reaches it): a file must not
+/// hold a whole index run, whatever its size.
+pub const MAX_SPLIT_TIME: Duration = Duration::from_secs(30);
+
 /// How long splitting a file of `len` bytes may take: [`SPLIT_TIME`], plus
-/// [`SPLIT_TIME_PER_KIB`] for each KiB.
+/// [`SPLIT_TIME_PER_KIB`] for each KiB, at most [`MAX_SPLIT_TIME`].
 pub fn split_time(len: usize) -> Duration {
     let kib = u32::try_from(len / 1024).unwrap_or(u32::MAX);
-    SPLIT_TIME.saturating_add(SPLIT_TIME_PER_KIB.saturating_mul(kib))
+    SPLIT_TIME
+        .saturating_add(SPLIT_TIME_PER_KIB.saturating_mul(kib))
+        .min(MAX_SPLIT_TIME)
 }
 /// Lines per window when splitting took too long.
 pub const WINDOW_LINES: usize = 50;
@@ -282,7 +289,8 @@ mod tests {
             split_time(1 << 20),
             SPLIT_TIME + Duration::from_millis(5 * 1024)
         );
-        assert!(split_time(usize::MAX) > split_time(1 << 30));
+        assert_eq!(split_time(100 << 20), MAX_SPLIT_TIME);
+        assert_eq!(split_time(usize::MAX), MAX_SPLIT_TIME);
     }
 
     #[test]
