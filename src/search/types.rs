@@ -31,14 +31,14 @@ pub fn first_hits(ranked: &[Ranked], n: usize) -> Vec<usize> {
 /// How many of the hits whose `paths` are given (best first) come before the first hit of
 /// the `n + 1`-th distinct file: the hits that list the first `n` files (`--files-only`).
 pub fn first_files_len<'a>(paths: impl IntoIterator<Item = &'a str>, n: usize) -> usize {
-    let mut files: Vec<&str> = Vec::new();
+    let mut files = std::collections::HashSet::new();
     let mut len = 0;
     for path in paths {
-        if !files.contains(&path) {
+        if !files.contains(path) {
             if files.len() == n {
                 break;
             }
-            files.push(path);
+            files.insert(path);
         }
         len += 1;
     }
