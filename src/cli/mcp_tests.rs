@@ -4,6 +4,11 @@
 use super::*;
 use proptest::strategy::Strategy;
 
+/// The library's property-test configuration (test-only there, so out of this crate's reach
+/// as a module): the same file, compiled here too, so both crates draw their cases alike.
+#[path = "../util/fuzzing.rs"]
+mod fuzzing;
+
 #[test]
 fn path_globs_must_stay_inside() {
     assert!(check_path_glob("src/**/*.rs").is_ok());
@@ -86,16 +91,7 @@ const JSON_LINES: [&str; 5] = [
 ];
 
 proptest::proptest! {
-    // As the library's `util::fuzzing::config` (test-only there, so out of this crate's reach):
-    // the same cases on every run, others with PROPTEST_RNG_SEED, more with PROPTEST_CASES.
-    #![proptest_config(proptest::test_runner::Config {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64),
-        rng_seed: proptest::test_runner::RngSeed::Fixed(
-            std::env::var("PROPTEST_RNG_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(20_261_128),
-        ),
-        failure_persistence: None,
-        ..proptest::test_runner::Config::default()
-    })]
+    #![proptest_config(fuzzing::config(64))]
     /// Any bytes at all: exactly one reply per non-blank line that is not a notification,
     /// every reply valid JSON-RPC, no panic.
     #[test]

@@ -1,7 +1,8 @@
 //! How the property tests draw their cases: the same cases on every run, so that CI's verdict
 //! is the code's and not the dice's (a random case failed a CI run that the change under test
 //! had nothing to do with). A fuzzing session varies them: `PROPTEST_RNG_SEED=N` draws
-//! another set, `PROPTEST_CASES=N` draws more.
+//! another set, `PROPTEST_CASES=N` draws more. The binary's tests compile this file too
+//! (`cli::mcp`'s, by path): a test-only module of the library is out of their reach.
 
 use proptest::test_runner::{Config, RngSeed};
 
