@@ -166,6 +166,11 @@ impl TestRepo {
             .collect()
     }
 
+    /// Where the hits of a search are, in order: path, first and last line.
+    pub fn hit_places(&self, query: &str, extra: &[&str]) -> Vec<Place> {
+        places(&self.search(query, extra))
+    }
+
     /// `status --json` parsed.
     pub fn status(&self, extra: &[&str]) -> serde_json::Value {
         let mut args = vec!["status", "--json"];
@@ -358,4 +363,17 @@ pub fn peak_rss_within(
         stderr: err.join().expect("stderr reader"),
     };
     (output, usage.ru_maxrss as u64)
+}
+
+/// Where a hit is: its path, first and last line.
+pub type Place = (String, u64, u64);
+
+/// Where each of `hits` (`search --json` lines) is.
+pub fn places(hits: &[serde_json::Value]) -> Vec<Place> {
+    let place = |hit: &serde_json::Value| {
+        let line = |k: &str| hit[k].as_u64().unwrap();
+        let path = hit["path"].as_str().unwrap().to_string();
+        (path, line("start_line"), line("end_line"))
+    };
+    hits.iter().map(place).collect()
 }

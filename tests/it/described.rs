@@ -3,7 +3,7 @@
 //! judge what is read by one depth (`search.n_seen`, 50), so a shorter list is the first
 //! hits of a longer one.
 
-use crate::common::TestRepo;
+use crate::common::{places, TestRepo};
 use crate::embed_server::{Answer, Server};
 
 /// A small cache: three functions whose bodies repeat "cache entry", three report
@@ -115,18 +115,6 @@ fn a_description_gets_the_nearest_function_of_its_first_file() {
 fn a_shorter_list_is_the_first_hits_of_a_longer_one() {
     let repo = cache();
     let search = |query: &str, n: usize| repo.search(query, &["--explain", "-n", &n.to_string()]);
-    let places = |hits: &[serde_json::Value]| -> Vec<(String, u64, u64)> {
-        hits.iter()
-            .map(|h| {
-                let line = |k: &str| h[k].as_u64().unwrap();
-                (
-                    h["path"].as_str().unwrap().to_string(),
-                    line("start_line"),
-                    line("end_line"),
-                )
-            })
-            .collect()
-    };
     let description = "Removes every entry from the cache.";
     let issue = "clear_all_entries leaves cache entries behind\n\nAfter clear_all_entries the \
                  lookup of a cache entry still returns the old entry; evict_entry removes it.";
@@ -177,18 +165,8 @@ fn a_reranked_list_shows_no_line_twice() {
     let server = Server::start(Vec::new(), Answer::Ok);
     crate::llm::llm_config(&repo, &server, "rerank");
     let question = "Removes every entry from the cache.";
-    let places = |n: &str| -> Vec<(String, u64, u64)> {
-        let hits = repo.search(question, &["-n", n]);
-        hits.iter()
-            .map(|h| {
-                let line = |k: &str| h[k].as_u64().unwrap();
-                let path = h["path"].as_str().unwrap().to_string();
-                (path, line("start_line"), line("end_line"))
-            })
-            .collect()
-    };
-    let all = places("50");
-    let five = places("5");
+    let all = repo.hit_places(question, &["-n", "50"]);
+    let five = repo.hit_places(question, &["-n", "5"]);
     assert!(
         five.contains(&("uploader/cache.py".into(), 112, 116)),
         "{five:?}"

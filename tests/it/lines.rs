@@ -294,15 +294,7 @@ fn a_pasted_issue_gets_the_best_lines_of_its_first_files() {
     let issue = "Upload fails after a timeout\n\nWhen the network drops, retry_upload gives up \
                  before the budget is spent.\nExpected: it retries.";
     let hits = repo.search(issue, &["--explain", "-n", "4"]);
-    let place = |h: &serde_json::Value| {
-        let line = |k: &str| h[k].as_u64().unwrap();
-        (
-            h["path"].as_str().unwrap().to_string(),
-            line("start_line"),
-            line("end_line"),
-        )
-    };
-    let shown: Vec<_> = hits.iter().map(place).collect();
+    let shown = crate::common::places(&hits);
     let budget = ("upload.py".to_string(), 77, 93);
     assert_eq!(shown.len(), 4, "{hits:#?}");
     assert_eq!(shown[0].0, "upload.py", "{hits:#?}");
