@@ -94,6 +94,20 @@ pub mod widen {
     pub const MAX_LINES: u32 = 60;
 }
 
+/// The function-level stage's abbreviations (`search::defs`): a name word that begins a
+/// longer word of a question describing one function (`mut`, "mutable").
+pub mod defs {
+    /// Shortest name word that stands for a longer query word: two letters (`is`, `to`)
+    /// begin too many words.
+    pub const MIN_ABBREVIATION: usize = 3;
+    /// What such a word earns, as a share of a word the query holds; the rest counts as
+    /// missing. Questions gained net on the four short-question sets (dev, check, check2,
+    /// check3; Func@10): 1.0: +1 +3 +1 +2 (two lost); 0.75: +2 +3 +1 +1 (none lost); 0.5:
+    /// +1 +3 0 0. Leaving any one set out, the other three choose 1.0 or 0.75, and the set
+    /// left out gains at either (bench/RESULTS.md, thirty-second session).
+    pub const ABBREVIATION_CREDIT: f64 = 0.75;
+}
+
 /// A description's function inside its first result file (`search::described`).
 pub mod described {
     /// Least cosine between the question and a function's signature (the static model's

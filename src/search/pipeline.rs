@@ -80,15 +80,15 @@ pub fn search(
     let title_files = background::join(title_files)?;
     let past = background::join(past)?;
     tracing::debug!("files retrieved");
+    let kind = learned::Kind::of(&reading);
     if of(Id::Definitions).runs(opts.mode, &ranking.weights) {
         let hashes =
             definition_candidates(&lists, &whole_files, &title_files, ranking.definition_files);
-        let found = defs::name_matches(cx, &q, &hashes, fetch)?;
+        let found = defs::name_matches(cx, &q, kind, &hashes, fetch)?;
         tracing::debug!("definitions the query names");
         let weight = of(Id::Definitions).weight_in(opts.mode, &ranking.weights);
         lists.push((Source::Symbol, weight, found));
     }
-    let kind = learned::Kind::of(&reading);
     let definitions = evidence_definitions(cx, opts.mode, &ranking, &reading, kind)?;
     let ev = definitions.as_deref().map(|definitions| rerank::Evidence {
         keywords: &reading.keywords,

@@ -115,3 +115,61 @@ fn an_older_content_cut_otherwise_is_embedded_again_and_one_left_behind_deleted(
     assert_eq!(listed, 0);
     assert_eq!(repo.index(&["--wait"])["noop"], true);
 }
+
+/// `table.rs`: four methods whose bodies say "entry", "key" and "value" again and again,
+/// three report formatters, and `get_mut`, whose body says none of a question's words.
+fn table_text() -> String {
+    let method = |name: &str, line: &dyn Fn(usize) -> String| {
+        let body: Vec<String> = (0..14).map(|i| format!("        {}\n", line(i))).collect();
+        format!(
+            "    pub fn {name}(&mut self, key: u64) -> usize {{\n{}        0\n    }}\n\n",
+            body.concat()
+        )
+    };
+    let mut text =
+        String::from("pub struct Table {\n    slots: Vec<(u64, String)>,\n}\n\nimpl Table {\n");
+    for name in [
+        "entry_for_key",
+        "insert_entry",
+        "remove_entry",
+        "count_entries",
+    ] {
+        let line =
+            |i| format!("let entry_{i} = self.value_of(key + {i}); // the entry's value by key");
+        text.push_str(&method(name, &line));
+    }
+    for k in 0..3 {
+        let line = |i| format!("let line_{i} = {i}; // report {k}");
+        text.push_str(&method(&format!("format_report_{k}"), &line));
+    }
+    text.push_str(
+        "    pub fn get_mut(&mut self, k: u64) -> Option<&mut String> {\n        \
+         let slot = self.slots.iter_mut().find(|s| s.0 == k)?;\n        \
+         Some(&mut slot.1)\n    }\n}\n",
+    );
+    text
+}
+
+/// A question that says what one function does finds the function whose name abbreviates
+/// its words: `get_mut` for "mutable", though its body holds none of them. The definitions
+/// stage counts a name word that begins a longer word of such a question (`mut`,
+/// "mutable") as three quarters of that word. Before, the file's three hits were its
+/// windows that repeat "entry", "key" and "value", and `get_mut` came fourth.
+#[test]
+fn a_description_finds_the_function_whose_name_abbreviates_its_words() {
+    let text = table_text();
+    let repo = TestRepo::with_files(&[("src/table.rs", text.as_str())]);
+    repo.lexical();
+    let first = text.lines().position(|l| l.contains("fn get_mut")).unwrap() as u64 + 1;
+    let hits = repo.search(
+        "Returns a mutable reference to the value of a key.",
+        &["--explain", "-n", "3"],
+    );
+    let places = crate::common::places(&hits);
+    assert!(
+        places
+            .iter()
+            .any(|(p, a, b)| p == "src/table.rs" && *a <= first && first <= *b),
+        "get_mut at {first}: {places:?}"
+    );
+}
