@@ -102,9 +102,9 @@ pub mod defs {
     pub const MIN_ABBREVIATION: usize = 3;
     /// What such a word earns, as a share of a word the query holds; the rest counts as
     /// missing. Questions gained net on the four short-question sets (dev, check, check2,
-    /// check3; Func@10): 1.0: +1 +3 +1 +2 (two lost); 0.75: +2 +3 +1 +1 (none lost); 0.5:
-    /// +1 +3 0 0. Leaving any one set out, the other three choose 1.0 or 0.75, and the set
-    /// left out gains at either (bench/RESULTS.md, thirty-second session).
+    /// check3; Func@10): 1.0: +1 +3 +2 +1 (two lost); 0.75: +2 +3 +2 +1 (none lost); 0.5:
+    /// +1 +3 +1 0. Leaving any one set out, the other three choose 0.75 (bench/RESULTS.md,
+    /// thirty-second session).
     pub const ABBREVIATION_CREDIT: f64 = 0.75;
 }
 
