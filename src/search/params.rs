@@ -22,9 +22,6 @@ const FILE_SPANS: usize = 5;
 /// Distinct contents, from the top of each list, whose definitions the function-level stage
 /// ranks (`search::defs`).
 const DEFINITION_FILES: usize = 30;
-/// A name word the query lacks costs this fraction of what a covered one of the same rarity
-/// earns: `getFieldName` for "field name" still ranks, below `fieldName` (`search::defs`).
-pub const MISSING_WORD_COST: f64 = 0.5;
 /// Touching chunks of one file are merged into one hit up to this many lines.
 pub const MERGE_MAX_LINES: u32 = 60;
 /// Chunks of one file at most this many lines apart touch (a blank line between): they
@@ -94,11 +91,15 @@ pub mod widen {
     pub const MAX_LINES: u32 = 60;
 }
 
-/// The function-level stage's abbreviations (`search::defs`): a name word that begins a
-/// longer word of a question describing one function (`mut`, "mutable").
+/// The function-level stage (`search::defs`): how a definition's name words count against
+/// the question's.
 pub mod defs {
-    /// Shortest name word that stands for a longer query word: two letters (`is`, `to`)
-    /// begin too many words.
+    /// A name word the query lacks costs this fraction of what a covered one of the same
+    /// rarity earns: `getFieldName` for "field name" still ranks, below `fieldName`.
+    pub const MISSING_WORD_COST: f64 = 0.5;
+    /// Shortest name word, in characters, that may stand for a longer word of a question
+    /// describing one function (`mut` for "mutable"): two letters (`is`, `to`) begin too
+    /// many words; four lose three of the eight questions three win.
     pub const MIN_ABBREVIATION: usize = 3;
     /// What such a word earns, as a share of a word the query holds; the rest counts as
     /// missing. Questions gained net on the four short-question sets (dev, check, check2,
