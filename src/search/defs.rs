@@ -114,7 +114,7 @@ fn rank<'a>(defs: &'a [SymbolHit], wanted: &Wanted) -> Vec<&'a SymbolHit> {
         })
         .collect();
     let words: Vec<&[usize]> = of_def.iter().map(|&n| split[n].as_slice()).collect();
-    let mut df = vec![0.0f64; vocab.wanted.len()];
+    let mut df = vec![0.0f64; vocab.credits.len()];
     for ws in &words {
         for &w in ws.iter() {
             df[w] += 1.0;
@@ -127,12 +127,12 @@ fn rank<'a>(defs: &'a [SymbolHit], wanted: &Wanted) -> Vec<&'a SymbolHit> {
         .enumerate()
         .filter_map(|(i, ws)| {
             // Most names hold none of the query's words.
-            if !ws.iter().any(|&w| vocab.wanted[w] > 0.0) {
+            if !ws.iter().any(|&w| vocab.credits[w] > 0.0) {
                 return None;
             }
             let (mut hit, mut miss) = (0.0, 0.0);
             for &w in ws.iter() {
-                let credit = vocab.wanted[w];
+                let credit = vocab.credits[w];
                 hit += credit * idf(w);
                 miss += (1.0 - credit) * idf(w);
             }
@@ -149,7 +149,7 @@ fn rank<'a>(defs: &'a [SymbolHit], wanted: &Wanted) -> Vec<&'a SymbolHit> {
 #[derive(Default)]
 struct Vocabulary {
     numbers: HashMap<String, usize>,
-    wanted: Vec<f64>,
+    credits: Vec<f64>,
 }
 
 impl Vocabulary {
@@ -158,9 +158,9 @@ impl Vocabulary {
         words
             .into_iter()
             .map(|w| {
-                let next = self.wanted.len();
+                let next = self.credits.len();
                 *self.numbers.entry(w).or_insert_with_key(|w| {
-                    self.wanted.push(wanted.credit(w));
+                    self.credits.push(wanted.credit(w));
                     next
                 })
             })
