@@ -13,7 +13,7 @@ deterministically (by a hash of repository, path and name), functions that
   name the function, and occurs once in the tree.
 It then deletes the whole doc comment of every sampled function, writes that tree as one
 commit of its own into the mirror's object database (fixed author and date, so the commit id
-is the same on every machine; a ref `refs/codesearch-eval/shortq` keeps it), and writes one
+is the same on every machine; a ref `refs/codesearch-eval/shortq-<commit>` keeps it), and writes one
 JSON line per question in the issue set's schema: the question is the first sentence, the
 gold function is the function's lines in the stripped file. Run every mode on it with
 `bench/eval.py --set bench/shortq.jsonl`.
@@ -244,7 +244,9 @@ def strip_and_commit(gitdir, commit, chosen):
                           capture_output=True, text=True).stdout.strip()
     os.remove(index)
     new = git(gitdir, "commit-tree", tree, "-p", commit, "-m", "shortq: doc comments removed").decode().strip()
-    git(gitdir, "update-ref", f"refs/codesearch-eval/shortq-{commit[:12]}", new)
+    # Named by the new commit: two sets drawn from one commit (a check set, and a larger
+    # sample of the same repository) each keep theirs.
+    git(gitdir, "update-ref", f"refs/codesearch-eval/shortq-{new[:12]}", new)
     return new
 
 
@@ -254,7 +256,10 @@ def main():
     ap.add_argument("--mirrors", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--per-repo", type=int, default=20)
+    ap.add_argument("--exclude", action="append", default=[], metavar="SET",
+                    help="leave out the questions (by id) another set holds; repeatable")
     args = ap.parse_args()
+    excluded = {json.loads(l)["id"] for path in args.exclude for l in open(path)}
     items = [json.loads(l) for l in open(args.set)]
     newest, language = {}, {}
     for it in items:  # the set lists a repository's items oldest first
@@ -280,6 +285,8 @@ def main():
             continue
         stripped = strip_and_commit(gitdir, commit, chosen)
         for c in chosen:
+            if f"{repo}:{c['path']}:{c['name']}" in excluded:
+                continue  # its comment is deleted all the same: the tree is the sample's
             out.append({"id": f"{repo}:{c['path']}:{c['name']}", "repo": repo, "commit": stripped,
                         "language": language[repo], "query": c["sentence"], "gold_files": [c["path"]],
                         "source": "shortq (doc comment's first sentence, comment deleted)", "gold_spans": [],
