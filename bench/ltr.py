@@ -22,7 +22,8 @@ baseline.
            the table `src/search/learned.rs` reads.
 
   python3 bench/ltr.py collect --bin BIN --concept-work /tmp/evc-s --shortq-work /tmp/esq-s \\
-      --issues-work /tmp/evi-head --mirrors /work/.mirror --out /tmp/ltr.jsonl
+      --issues-work /tmp/evi-head --mirrors /work/.mirror --out /tmp/ltr.jsonl \\
+      [--shortq /tmp/sc.jsonl=/tmp/evk --shortq /tmp/big.jsonl=/tmp/evb ...]
   python3 bench/ltr.py fit /tmp/ltr.jsonl [--rust src/search/learned_table.rs]
 """
 import argparse, collections, json, os, random, re, statistics, subprocess, sys
@@ -90,8 +91,9 @@ def collect_concept(binary, work):
                    "kind": kind, "targets": targets, "hits": hits}
 
 
-def collect_eval(binary, name, work, mirrors):
-    for it in (json.loads(l) for l in open(SETS[name])):
+def collect_eval(binary, name, work, mirrors, path=None):
+    """Rows of one eval.py set (`path`, or the set `name` stands for) whose indexes `work` holds."""
+    for it in (json.loads(l) for l in open(path or SETS[name])):
         gitdir = ev.mirror_dir(mirrors, it["repo"])
         if gitdir is None or not os.path.isdir(os.path.join(work, "index-" + it["repo"].replace("/", "+"))):
             continue
@@ -177,12 +179,12 @@ MARGIN = float(os.environ.get("LTR_MARGIN", "2"))
 STEPS = [0.0, 0.25, 0.5, 0.75, 1.25, 1.5, 2.0, 3.0]
 
 
-def fit(rows, rounds=3):
+def fit(rows, rounds=3, kinds=KINDS):
     """Coordinate ascent from all ones: each kind's weights on that kind's queries, one
     group at a time over a grid of multipliers, kept only when the sum improves by more than
-    a query's worth of noise."""
+    a query's worth of noise. Kinds not in `kinds` keep their row."""
     weights = {k: START[:] for k in KINDS}
-    for k in KINDS:
+    for k in kinds:
         mine = [r for r in rows if r["kind"] == k]
         if not mine:
             continue
@@ -285,6 +287,9 @@ def main():
     c.add_argument("--bin", required=True)
     c.add_argument("--concept-work")
     c.add_argument("--shortq-work")
+    c.add_argument("--shortq", action="append", default=[], metavar="SET=WORK",
+                   help="one more short-question set and the work directory eval.py left for it "
+                        "(check sets: /tmp/sc.jsonl=/tmp/evk, ...); repeatable")
     c.add_argument("--issues-work")
     c.add_argument("--mirrors", default="/work/.mirror")
     c.add_argument("--out", required=True)
@@ -292,6 +297,9 @@ def main():
     f.add_argument("data")
     f.add_argument("--rust")
     f.add_argument("--json")
+    f.add_argument("--kinds", default=",".join(KINDS),
+                   help="the rows to refit (the others keep theirs), e.g. behaviour: a topic's "
+                        "refit moves the concept set, which only a real run judges")
     a = ap.parse_args()
     if a.cmd == "collect":
         binary = os.path.abspath(a.bin)
@@ -301,6 +309,9 @@ def main():
                 gens.append(collect_concept(binary, a.concept_work))
             if a.shortq_work:
                 gens.append(collect_eval(binary, "shortq", a.shortq_work, a.mirrors))
+            for spec in a.shortq:
+                path, _, work = spec.partition("=")
+                gens.append(collect_eval(binary, "shortq", work, a.mirrors, path))
             if a.issues_work:
                 gens.append(collect_eval(binary, "issues", a.issues_work, a.mirrors))
             for g in gens:
@@ -308,13 +319,17 @@ def main():
                     out.write(json.dumps(row) + "\n")
         return
     rows = prepare([json.loads(l) for l in open(a.data)])
+    kinds = [k for k in a.kinds.split(",") if k]
+    unknown = set(kinds) - set(KINDS)
+    if unknown:
+        raise SystemExit(f"unknown kinds {sorted(unknown)}: {KINDS}")
     fold = folds(rows)
     today = [order(r, START) for r in rows]
     held = [None] * len(rows)
     fitted = []
     for k in sorted(set(fold.values())):
         train = [r for r in rows if fold[origin(r)] != k]
-        w = fit(train)
+        w = fit(train, kinds=kinds)
         fitted.append(w)
         for i, r in enumerate(rows):
             if fold[origin(r)] == k:
@@ -332,7 +347,7 @@ def main():
     for i, w in enumerate(fitted):
         print(f"fold {i}: " + json.dumps({k: [round(x, 3) for x in v] for k, v in w.items()}))
     if a.rust or a.json:
-        w = fit(rows)
+        w = fit(rows, kinds=kinds)
         print("all: " + json.dumps({k: [round(x, 3) for x in v] for k, v in w.items()}))
         if a.rust:
             base = current_table(a.rust)
