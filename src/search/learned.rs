@@ -242,6 +242,39 @@ mod tests {
         }
     }
 
+    /// The description row as fitted on five short-question sets (bench/RESULTS.md, 33rd
+    /// session): a function's description is nearer its code by the vectors than to the
+    /// commit messages that touched its file, which match a bug report's words more than a
+    /// doc comment's. A topic keeps ranking's order.
+    #[test]
+    fn a_description_trusts_its_vectors_over_a_commit_message() {
+        let retrieved = |by| Feature::Retrieved { by, rank: 1 };
+        let ranked = || {
+            vec![
+                span(
+                    "changed.py",
+                    &[
+                        (file_ranked(Source::Commits), 0.03),
+                        (retrieved(Source::Bm25), 0.01),
+                    ],
+                ),
+                span(
+                    "described.py",
+                    &[
+                        (retrieved(Source::Vector), 0.015),
+                        (retrieved(Source::Bm25), 0.01),
+                    ],
+                ),
+            ]
+        };
+        let mut topic = ranked();
+        reorder(&mut topic, Kind::Topic);
+        assert_eq!(topic[0].0.path, "changed.py");
+        let mut description = ranked();
+        reorder(&mut description, Kind::Behaviour);
+        assert_eq!(description[0].0.path, "described.py", "{description:?}");
+    }
+
     #[test]
     fn weights_reorder_by_the_weighted_sum_and_the_shares_still_sum_to_the_score() {
         let bm25 = Feature::Retrieved {
