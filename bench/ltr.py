@@ -13,18 +13,24 @@ baseline.
            an earlier run left (concept: run.py's --work; short questions and pasted issues:
            eval.py's --work) and saves every hit's features with the query's gold.
   fit      coordinate ascent on the weights, leaving whole repositories out (5 folds over
-           the repositories of all three sets, a repository out of every set at once; concept
+           the repositories of every set collected, a repository out of every set at once; concept
            rows name theirs by repos.json's URL): each fold's weights are fitted on the others and
            scored on it. A change is kept only when it gains more than LTR_MARGIN (default 2)
            queries' worth on the training folds; at 0.5 the fits chased noise and lost on the
            held-out folds. Prints, per set, language and query kind, today's order against
            the held-out-fold order, and writes the weights fitted on everything (--rust) as
-           the table `src/search/learned.rs` reads.
+           the table `src/search/learned.rs` reads. `--kinds` refits only the rows named;
+           the others are written back as they are.
 
   python3 bench/ltr.py collect --bin BIN --concept-work /tmp/evc-s --shortq-work /tmp/esq-s \\
       --issues-work /tmp/evi-head --mirrors /work/.mirror --out /tmp/ltr.jsonl \\
       [--shortq /tmp/sc.jsonl=/tmp/evk --shortq /tmp/big.jsonl=/tmp/evb ...]
-  python3 bench/ltr.py fit /tmp/ltr.jsonl [--rust src/search/learned_table.rs]
+  python3 bench/ltr.py fit /tmp/ltr.jsonl [--kinds name,topic,issue] [--rust src/search/learned_table.rs]
+
+The description row (`behaviour`) was refitted on five short-question sets in the
+thirty-third session (bench/RESULTS.md): refit it with those (`collect --shortq ...`, `fit
+--kinds behaviour`), and the other rows on the three development sets with `--kinds
+name,topic,issue`, so that neither refit undoes the other.
 """
 import argparse, collections, json, os, random, re, statistics, subprocess, sys
 
@@ -92,7 +98,9 @@ def collect_concept(binary, work):
 
 
 def collect_eval(binary, name, work, mirrors, path=None):
-    """Rows of one eval.py set (`path`, or the set `name` stands for) whose indexes `work` holds."""
+    """Rows of one eval.py set (`path`, or the set `name` stands for) whose indexes `work`
+    holds; `sub` names the set's file, so that several short sets are summarised apart."""
+    sub = os.path.splitext(os.path.basename(path or SETS[name]))[0]
     for it in (json.loads(l) for l in open(path or SETS[name])):
         gitdir = ev.mirror_dir(mirrors, it["repo"])
         if gitdir is None or not os.path.isdir(os.path.join(work, "index-" + it["repo"].replace("/", "+"))):
@@ -100,7 +108,7 @@ def collect_eval(binary, name, work, mirrors, path=None):
         wt, env = ev.reuse_setup(work, gitdir, it["repo"])
         hits, kind = search(binary, wt, env, it["query"],
                             ["--no-index", "--mode", "hybrid", "--branch", "detached/" + it["commit"]])
-        yield {"set": name, "repo": it["repo"], "language": it["language"], "query": it["query"], "kind": kind,
+        yield {"set": name, "sub": sub, "repo": it["repo"], "language": it["language"], "query": it["query"], "kind": kind,
                "gold_files": it["gold_files"], "gold_spans": it.get("gold_spans") or [],
                "gold_functions": it.get("gold_functions") or [], "hits": hits}
 
@@ -225,7 +233,10 @@ def summarise(rows, orders):
     by = collections.defaultdict(list)
     for r, idx in zip(rows, orders):
         m = metrics(r, idx)
-        for key in (r["set"], f"{r['set']}/{r['language']}", f"{r['set']}/{r['kind']}"):
+        keys = [r["set"], f"{r['set']}/{r['language']}", f"{r['set']}/{r['kind']}"]
+        if r.get("sub") and r["sub"] != r["set"]:
+            keys += [f"{r['set']}:{r['sub']}", f"{r['set']}:{r['sub']}/{r['kind']}"]
+        for key in keys:
             by[key].append(m)
     out = {}
     for key, ms in by.items():
@@ -263,8 +274,9 @@ def current_table(path):
 
 def rust_table(weights):
     lines = ["//! The learned scorer's weights (`search::learned`), written by `bench/ltr.py fit --rust`",
-             "//! from `--explain`'s features on the three development sets: one row per query kind, one",
-             "//! weight per feature group. Refit rather than edit; RESULTS.md has each fold's held-out score.",
+             "//! from `--explain`'s features on the development sets (the description row on five short-question",
+             "//! sets): one row per query kind, one weight per feature group. Refit rather than edit;",
+             "//! RESULTS.md has each fold's held-out score.",
              "", "/// Feature groups, in the order of each row.",
              f"pub const GROUPS: [&str; {len(GROUPS)}] = ["]
     lines += [f'    "{g}",' for g in GROUPS]
@@ -311,6 +323,8 @@ def main():
                 gens.append(collect_eval(binary, "shortq", a.shortq_work, a.mirrors))
             for spec in a.shortq:
                 path, _, work = spec.partition("=")
+                if not (os.path.isfile(path) and os.path.isdir(work)):
+                    raise SystemExit(f"--shortq {spec}: want SET=WORK, an eval.py set and the work directory its run left")
                 gens.append(collect_eval(binary, "shortq", work, a.mirrors, path))
             if a.issues_work:
                 gens.append(collect_eval(binary, "issues", a.issues_work, a.mirrors))

@@ -13,7 +13,8 @@ deterministically (by a hash of repository, path and name), functions that
   name the function, and occurs once in the tree.
 It then deletes the whole doc comment of every sampled function, writes that tree as one
 commit of its own into the mirror's object database (fixed author and date, so the commit id
-is the same on every machine; a ref `refs/codesearch-eval/shortq-<commit>` keeps it), and writes one
+is the same on every machine; a ref `refs/codesearch-eval/shortq-<first 12 hex digits of that
+commit>` keeps it), and writes one
 JSON line per question in the issue set's schema: the question is the first sentence, the
 gold function is the function's lines in the stripped file. Run every mode on it with
 `bench/eval.py --set bench/shortq.jsonl`.
@@ -257,9 +258,10 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--per-repo", type=int, default=20)
     ap.add_argument("--exclude", action="append", default=[], metavar="SET",
-                    help="leave out the questions (by id) another set holds; repeatable")
+                    help="leave out the questions another set holds (by id and question: "
+                         "overloads share an id); repeatable")
     args = ap.parse_args()
-    excluded = {json.loads(l)["id"] for path in args.exclude for l in open(path)}
+    excluded = {(q["id"], q["query"]) for path in args.exclude for q in map(json.loads, open(path))}
     items = [json.loads(l) for l in open(args.set)]
     newest, language = {}, {}
     for it in items:  # the set lists a repository's items oldest first
@@ -285,7 +287,7 @@ def main():
             continue
         stripped = strip_and_commit(gitdir, commit, chosen)
         for c in chosen:
-            if f"{repo}:{c['path']}:{c['name']}" in excluded:
+            if (f"{repo}:{c['path']}:{c['name']}", c["sentence"]) in excluded:
                 continue  # its comment is deleted all the same: the tree is the sample's
             out.append({"id": f"{repo}:{c['path']}:{c['name']}", "repo": repo, "commit": stripped,
                         "language": language[repo], "query": c["sentence"], "gold_files": [c["path"]],

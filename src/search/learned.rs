@@ -1,7 +1,8 @@
 //! The learned scorer: the final order of a search's candidates from their named features
 //! (`search::explain`), each feature group weighed by the kind of query. The weights are a
-//! table fitted offline by `bench/ltr.py` on the three development sets and scored there on
-//! repositories each fold was not fitted to (`search::learned_table`); all ones would be the
+//! table fitted offline by `bench/ltr.py` on the development sets (the description row on
+//! five short-question sets) and scored there on repositories each fold was not fitted to
+//! (`search::learned_table`); all ones would be the
 //! hand rules' order exactly. Deterministic: a table lookup and a sort.
 
 use serde::Serialize;
@@ -242,13 +243,16 @@ mod tests {
         }
     }
 
-    /// The description row as fitted on five short-question sets (bench/RESULTS.md, 33rd
-    /// session): a function's description is nearer its code by the vectors than to the
-    /// commit messages that touched its file, which match a bug report's words more than a
-    /// doc comment's. A topic keeps ranking's order.
+    fn retrieved(by: Source) -> Feature {
+        Feature::Retrieved { by, rank: 1 }
+    }
+
+    /// The description row as chosen on five short-question sets (bench/RESULTS.md,
+    /// thirty-third session): a function's description is nearer its code by the vectors
+    /// than by the messages of the commits that touched its file, whose words are a bug
+    /// report's more than a doc comment's. A topic keeps ranking's order.
     #[test]
     fn a_description_trusts_its_vectors_over_a_commit_message() {
-        let retrieved = |by| Feature::Retrieved { by, rank: 1 };
         let ranked = || {
             vec![
                 span(

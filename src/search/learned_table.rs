@@ -1,6 +1,7 @@
 //! The learned scorer's weights (`search::learned`), written by `bench/ltr.py fit --rust`
-//! from `--explain`'s features on the three development sets: one row per query kind, one
-//! weight per feature group. Refit rather than edit; RESULTS.md has each fold's held-out score.
+//! from `--explain`'s features on the development sets (the description row on five short-question
+//! sets): one row per query kind, one weight per feature group. Refit rather than edit;
+//! RESULTS.md has each fold's held-out score.
 
 /// Feature groups, in the order of each row.
 pub const GROUPS: [&str; 15] = [
