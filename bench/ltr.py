@@ -99,8 +99,9 @@ def collect_concept(binary, work):
 
 def collect_eval(binary, name, work, mirrors, path=None):
     """Rows of one eval.py set (`path`, or the set `name` stands for) whose indexes `work`
-    holds; `sub` names the set's file, so that several short sets are summarised apart."""
-    sub = os.path.splitext(os.path.basename(path or SETS[name]))[0]
+    holds; `sub` names a set given by path after its file, so that several short sets are
+    summarised apart."""
+    sub = os.path.splitext(os.path.basename(path))[0] if path else name
     for it in (json.loads(l) for l in open(path or SETS[name])):
         gitdir = ev.mirror_dir(mirrors, it["repo"])
         if gitdir is None or not os.path.isdir(os.path.join(work, "index-" + it["repo"].replace("/", "+"))):

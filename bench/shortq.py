@@ -287,9 +287,10 @@ def main():
             continue
         stripped = strip_and_commit(gitdir, commit, chosen)
         for c in chosen:
-            if (f"{repo}:{c['path']}:{c['name']}", c["sentence"]) in excluded:
+            qid = f"{repo}:{c['path']}:{c['name']}"
+            if (qid, c["sentence"]) in excluded:
                 continue  # its comment is deleted all the same: the tree is the sample's
-            out.append({"id": f"{repo}:{c['path']}:{c['name']}", "repo": repo, "commit": stripped,
+            out.append({"id": qid, "repo": repo, "commit": stripped,
                         "language": language[repo], "query": c["sentence"], "gold_files": [c["path"]],
                         "source": "shortq (doc comment's first sentence, comment deleted)", "gold_spans": [],
                         "gold_functions": [{"path": c["path"], "name": c["name"], "start_line": c["gold"][0],

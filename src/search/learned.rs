@@ -2,8 +2,8 @@
 //! (`search::explain`), each feature group weighed by the kind of query. The weights are a
 //! table fitted offline by `bench/ltr.py` on the development sets (the description row on
 //! five short-question sets) and scored there on repositories each fold was not fitted to
-//! (`search::learned_table`); all ones would be the
-//! hand rules' order exactly. Deterministic: a table lookup and a sort.
+//! (`search::learned_table`); all ones would be the hand rules' order exactly.
+//! Deterministic: a table lookup and a sort.
 
 use serde::Serialize;
 
@@ -191,30 +191,16 @@ mod tests {
         Feature::FileRanked { by, rank: 1 }
     }
 
+    fn retrieved(by: Source) -> Feature {
+        Feature::Retrieved { by, rank: 1 }
+    }
+
     #[test]
     fn the_table_names_the_groups_in_the_order_the_scorer_indexes_them() {
         let named = [
-            (
-                Feature::Retrieved {
-                    by: Source::Bm25,
-                    rank: 1,
-                },
-                "bm25",
-            ),
-            (
-                Feature::Retrieved {
-                    by: Source::Vector,
-                    rank: 1,
-                },
-                "vector",
-            ),
-            (
-                Feature::Retrieved {
-                    by: Source::Symbol,
-                    rank: 1,
-                },
-                "symbol",
-            ),
+            (retrieved(Source::Bm25), "bm25"),
+            (retrieved(Source::Vector), "vector"),
+            (retrieved(Source::Symbol), "symbol"),
             (file_ranked(Source::File), "file"),
             (file_ranked(Source::Title), "title"),
             (file_ranked(Source::Commits), "commits"),
@@ -233,18 +219,11 @@ mod tests {
             assert_eq!(GROUPS[group(&feature).unwrap()], name);
         }
         assert_eq!(group(&Feature::ChangedWith), None);
-        let chunk_file = Feature::Retrieved {
-            by: Source::File,
-            rank: 1,
-        };
+        let chunk_file = retrieved(Source::File);
         assert_eq!(group(&chunk_file), group(&file_ranked(Source::File)));
         for row in WEIGHTS {
             assert!(row.iter().all(|w| w.is_finite() && *w >= 0.0));
         }
-    }
-
-    fn retrieved(by: Source) -> Feature {
-        Feature::Retrieved { by, rank: 1 }
     }
 
     /// The description row as chosen on five short-question sets (bench/RESULTS.md,
@@ -281,10 +260,7 @@ mod tests {
 
     #[test]
     fn weights_reorder_by_the_weighted_sum_and_the_shares_still_sum_to_the_score() {
-        let bm25 = Feature::Retrieved {
-            by: Source::Bm25,
-            rank: 1,
-        };
+        let bm25 = retrieved(Source::Bm25);
         let ranked = || {
             vec![
                 span("a", &[(file_ranked(Source::File), 0.30)]),
