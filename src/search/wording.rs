@@ -6,7 +6,8 @@
 //! The second stage (`search::rerank`) lifts whole files for the first kind and much less
 //! for the second. No tagger ships here, so the test is the shape English gives such a
 //! description: a first word that can be a verb followed by its object's determiner
-//! (perhaps after a particle: "Set up all of the …", "Convolve an ndarray …"), a noun for a
+//! (perhaps after a particle: "Set up all of the …", "Convolve an ndarray …"), a verb in the
+//! third person followed by a bare object ("Computes approximate width …"), a noun for a
 //! routine followed by what it does, or "whether"; a leading condition ending in a comma
 //! ("If needed, get a …") is skipped. A noun seldom comes before a lower-case article, so a
 //! verb needs no list, only the stop words and the other words that are never one
@@ -27,6 +28,8 @@ struct Token {
     lower: bool,
     /// Punctuation follows it ("Bug: the …", "Router, the …", "If needed, get …").
     stop: bool,
+    /// It was typed in capitals (`CORS`, `HTTP`): an acronym, not a verb.
+    capitals: bool,
 }
 
 /// The question's words; punctuation alone is not a word ("/// Returns the …" and "- Sets
@@ -39,6 +42,7 @@ fn tokens(raw: &str) -> Vec<Token> {
                 word: trimmed.to_lowercase(),
                 lower: !trimmed.chars().any(char::is_uppercase),
                 stop: t.ends_with([',', ':', ';', '.', '?', '!']),
+                capitals: trimmed.chars().count() > 1 && !trimmed.chars().any(char::is_lowercase),
             }
         })
         .filter(|t| !t.word.is_empty())
@@ -65,6 +69,9 @@ pub(super) fn describes_behaviour(raw: &str) -> bool {
     }
     if first.stop || !can_be_verb(word) {
         return false;
+    }
+    if !first.capitals && third_person(word) && begins_bare_object(second) {
+        return true;
     }
     // "Set up all of the …": the object begins after the particle.
     let object = if PARTICLES.contains(&next) { 2 } else { 1 };
@@ -94,6 +101,27 @@ fn begins_object(tokens: &[Token], at: usize) -> bool {
         }
         _ => DETERMINERS.contains(&w),
     }
+}
+
+/// Whether `word` has the form of a verb in the third person ("Computes", "Wakes",
+/// "Returns"). A plural noun has it too, but a plural seldom opens a noun phrase that goes on
+/// without a stop word ("Sessions and …", "Routes that …"); the endings of nouns that are not
+/// plurals are left out ("class", "status", "analysis", "metrics", "alias").
+fn third_person(word: &str) -> bool {
+    word.len() > 3
+        && word.ends_with('s')
+        && !["ss", "us", "is", "ics", "as"]
+            .iter()
+            .any(|e| word.ends_with(e))
+}
+
+/// Whether `t` can begin a verb's object without a determiner ("Computes *approximate*
+/// display width", "Gets *template* content"): a plain word that is not a stop word, nor a
+/// gerund, which makes the two words a noun phrase ("alias *handling*", "options *parsing*").
+fn begins_bare_object(t: &Token) -> bool {
+    let w = t.word.as_str();
+    let gerund = w.len() > 5 && w.ends_with("ing");
+    !is_stop_word(w) && !gerund && w.chars().all(|c| c.is_alphanumeric() || c == '-')
 }
 
 /// Words that say when a value is returned.
@@ -179,6 +207,10 @@ mod tests {
             "Computes 128-bit result of multiplication of two 64-bit unsigned integers.",
             "Spin up a worker for each core",
             "Ensure that the function is synchronous",
+            "Computes approximate width of a rendered line.",
+            "Returns non-zero when both ranges overlap.",
+            "Wakes one waiter, if there is any.",
+            "Gets template content by name.",
         ] {
             assert!(describes_behaviour(q), "{q}");
         }
@@ -233,6 +265,11 @@ mod tests {
             "Update: the parser now accepts tabs",
             "Router",
             "Returns",
+            "Sessions and cookies for login state",
+            "alias handling for column names",
+            "options parsing",
+            "CORS headers for preflight requests",
+            "status bar rendering",
             "",
         ] {
             assert!(!describes_behaviour(q), "{q}");
