@@ -45,6 +45,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
     let SearchResult {
         hits,
         query,
+        kind,
         degraded,
     } = got.result;
     let branch = got.ready.branch;
@@ -74,7 +75,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<Outcome, Error> {
             degraded,
             render::Shown {
                 json: args.json,
-                explain: args.explain,
+                explain: args.explain.then_some(kind),
             },
             &style,
         )

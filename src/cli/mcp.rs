@@ -16,7 +16,6 @@ use super::runs::{self, LOCK_WAIT};
 use git_codesearch::answer::{self, HitRecord, Request};
 use git_codesearch::index::lock::Contention;
 use git_codesearch::report;
-use git_codesearch::search::learned::Kind;
 use git_codesearch::search::{self, budget, Mode, SearchOptions};
 use git_codesearch::workspace::Workspace;
 use git_codesearch::Error;
@@ -310,7 +309,7 @@ fn code_search(dir: &Path, args: &Value) -> Result<Value, ToolError> {
     let (hits, cut) = budget::fit(result.hits, budget_tokens as usize);
     let degraded = result.degraded.as_deref();
     let mut text = String::new();
-    let kind = explain.then(|| Kind::of_query(&result.query));
+    let kind = explain.then_some(result.kind);
     let items: Vec<HitRecord<'_>> = hits
         .iter()
         .enumerate()

@@ -118,8 +118,9 @@ pub enum Style {
 pub struct Shown {
     /// One JSON object per hit.
     pub json: bool,
-    /// Each hit's features and what each added (`--explain`).
-    pub explain: bool,
+    /// Each hit's features and what each added (`--explain`), and what the search read the
+    /// query as.
+    pub explain: Option<Kind>,
 }
 
 /// Write hits as text or JSON lines.
@@ -152,11 +153,10 @@ pub fn write_text(
     out: &mut impl Write,
     hits: &[Hit],
     q: &Query,
-    (color, explain): (bool, bool),
+    (color, explain): (bool, Option<Kind>),
     style: &Style,
 ) -> std::io::Result<()> {
-    if explain {
-        let kind = Kind::of_query(q);
+    if let Some(kind) = explain {
         writeln!(
             out,
             "read as {} (hybrid searches weigh its features by the `{}` row)\n",
@@ -180,7 +180,7 @@ pub fn write_text(
             hit.score,
             sources.join("+")
         )?;
-        if explain {
+        if explain.is_some() {
             write_why(out, hit)?;
         }
         let lines = match style {
@@ -220,10 +220,9 @@ pub fn write_json(
     hits: &[Hit],
     q: &Query,
     (branch, degraded): (&str, Option<&str>),
-    explain: bool,
+    kind: Option<Kind>,
     style: &Style,
 ) -> std::io::Result<()> {
-    let kind = explain.then(|| Kind::of_query(q));
     for (i, hit) in hits.iter().enumerate() {
         // With a budget, the content and whether the budget trimmed it (the last hit only).
         let content = match style {

@@ -5,74 +5,20 @@
 //! (`search::learned_table`); all ones would be the hand rules' order exactly.
 //! Deterministic: a table lookup and a sort.
 
-use serde::Serialize;
-
 use super::explain::Feature;
 use super::fusion::best_first;
 use super::learned_table::{GROUPS, WEIGHTS};
-use super::query::Query;
-use super::reading::{Reading, Shape};
+pub use super::reading::Kind;
 use super::source::Source;
 use super::types::Ranked;
 
-/// The kinds of query the scorer has a row of weights for (`--explain` shows which).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// One word: a name, an identifier, an error code.
-    Name,
-    /// A one-line question naming a topic ("session cookies").
-    Topic,
-    /// A one-line question saying what one piece of code does ("Returns the …").
-    Behaviour,
-    /// A pasted issue, log or message.
-    Issue,
-}
-
-impl Kind {
-    /// The kind of a query, from its reading.
-    pub fn of(reading: &Reading) -> Kind {
-        match reading.shape {
-            Shape::Issue => Kind::Issue,
-            Shape::Question if reading.is_one_word() => Kind::Name,
-            Shape::Question if reading.describes_behaviour => Kind::Behaviour,
-            Shape::Question => Kind::Topic,
-        }
-    }
-
-    /// The kind of a prepared query.
-    pub fn of_query(q: &Query) -> Kind {
-        Kind::of(&Reading::of(q))
-    }
-
-    /// The kind in words, for a terminal.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Kind::Name => "a name",
-            Kind::Topic => "a question naming a topic",
-            Kind::Behaviour => "a question saying what one piece of code does",
-            Kind::Issue => "a pasted issue, log or message",
-        }
-    }
-
-    /// The kind's name, as `--json` shows it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Name => "name",
-            Kind::Topic => "topic",
-            Kind::Behaviour => "behaviour",
-            Kind::Issue => "issue",
-        }
-    }
-
-    /// Its row of [`WEIGHTS`].
-    fn row(self) -> usize {
-        match self {
-            Kind::Name => 0,
-            Kind::Topic => 1,
-            Kind::Behaviour => 2,
-            Kind::Issue => 3,
-        }
+/// A kind's row of [`WEIGHTS`].
+fn row(kind: Kind) -> usize {
+    match kind {
+        Kind::Name => 0,
+        Kind::Topic => 1,
+        Kind::Behaviour => 2,
+        Kind::Issue => 3,
     }
 }
 
@@ -119,7 +65,7 @@ fn list_group(by: Source) -> Option<usize> {
 /// Whether the scorer weighs `feature` for a query of `kind` at all: a stage whose every
 /// contribution would be weighed at 0 need not run.
 pub fn weighs(kind: Kind, feature: &Feature) -> bool {
-    group(feature).is_none_or(|g| WEIGHTS[kind.row()][g] != 0.0)
+    group(feature).is_none_or(|g| WEIGHTS[row(kind)][g] != 0.0)
 }
 
 /// Weigh each candidate's contributions by the row of `kind` and order the candidates by the
@@ -127,7 +73,7 @@ pub fn weighs(kind: Kind, feature: &Feature) -> bool {
 /// contribution shown by `--explain` is the weighted one, so they still sum to the score. A
 /// row of ones leaves scores and order as ranking made them.
 pub fn reorder(ranked: &mut [Ranked], kind: Kind) {
-    reorder_by(ranked, &WEIGHTS[kind.row()]);
+    reorder_by(ranked, &WEIGHTS[row(kind)]);
 }
 
 /// [`reorder`] with one row of weights.
@@ -177,7 +123,7 @@ mod tests {
     #[test]
     fn a_feature_is_weighed_where_its_row_gives_it_a_weight() {
         for kind in [Kind::Name, Kind::Topic, Kind::Behaviour, Kind::Issue] {
-            let row = WEIGHTS[kind.row()];
+            let row = WEIGHTS[row(kind)];
             for (g, f) in Feature::EVIDENCE.iter().enumerate() {
                 assert_eq!(weighs(kind, f), row[10 + g] != 0.0);
             }

@@ -33,6 +33,7 @@ pub(crate) mod source;
 pub(crate) mod thirdparty;
 pub(crate) mod trim;
 mod types;
+mod verbs;
 mod widen;
 mod wording;
 mod wordlists;

@@ -17,9 +17,19 @@ use super::types::{
 };
 use super::{
     background, cochange, defs, described, gather, infile, learned, llm, params, rank, rerank,
-    retrieve, semantic, trim,
+    retrieve, semantic, trim, verbs,
 };
 use crate::store::{ChunkRow, ChunkStore};
+
+/// The reading of `q`, with a first word that only the repository's names can tell a verb
+/// from a noun settled by them.
+fn read(cx: &Context<'_>, q: &Query) -> Result<Reading, SearchError> {
+    let mut reading = Reading::of(q);
+    if let Some(word) = reading.verb_to_ask.clone() {
+        reading.settle_verb(verbs::opens_routine_names(cx, &word)?);
+    }
+    Ok(reading)
+}
 
 /// Search the context's branch for `q`.
 pub fn search(
@@ -53,7 +63,7 @@ pub fn search(
         (Some(c), true) => llm::rewritten(c, q, &mut degraded),
         _ => q,
     };
-    let reading = Reading::of(&q);
+    let reading = read(cx, &q)?;
     let ranking = params::Ranking::for_query(s, &reading);
     let fetch = Fetch {
         n,
@@ -134,6 +144,7 @@ pub fn search(
     Ok(SearchResult {
         hits,
         query: q,
+        kind,
         degraded,
     })
 }

@@ -5,6 +5,8 @@
 //! identifiers of a sentence) and the words that can name a file. The stages read this value,
 //! not the text: only the embedder and a chat model get the text itself.
 
+use serde::Serialize;
+
 use super::evidence::{self, Names};
 use super::query::Query;
 
@@ -32,6 +34,10 @@ pub struct Reading {
     /// A question that describes what one piece of code does ("Returns the …"), rather than
     /// naming a topic (`search::wording`).
     pub describes_behaviour: bool,
+    /// A first word that reads as a verb before a bare object if it is one ("Convert Pandoc
+    /// block …", "command group …"): the question describes behaviour when the repository's
+    /// names say it is a verb (`search::verbs`, [`Reading::settle_verb`]).
+    pub verb_to_ask: Option<String>,
     /// The names it asks for (`search::evidence::names`).
     pub names: Names,
     /// Its words that can name a file (`search::evidence::keywords`).
@@ -47,19 +53,76 @@ impl Reading {
         } else {
             Shape::Issue
         };
+        let question = shape == Shape::Question;
         Reading {
             shape,
             words,
-            describes_behaviour: shape == Shape::Question
-                && super::wording::describes_behaviour(&q.raw),
+            describes_behaviour: question && super::wording::describes_behaviour(&q.raw),
+            verb_to_ask: question
+                .then(|| super::wording::verb_to_ask(&q.raw))
+                .flatten(),
             names: evidence::names(q),
             keywords: evidence::keywords(q),
+        }
+    }
+
+    /// Settle [`Reading::verb_to_ask`]: a verb makes the question a description.
+    pub fn settle_verb(&mut self, is_verb: bool) {
+        if self.verb_to_ask.take().is_some() && is_verb {
+            self.describes_behaviour = true;
         }
     }
 
     /// A query of one word: a name, an identifier or an error code.
     pub fn is_one_word(&self) -> bool {
         self.words == 1
+    }
+}
+
+/// What a query is, in the kinds the learned scorer has a row of weights for
+/// (`search::learned`; `--explain` shows which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// One word: a name, an identifier, an error code.
+    Name,
+    /// A one-line question naming a topic ("session cookies").
+    Topic,
+    /// A one-line question saying what one piece of code does ("Returns the …").
+    Behaviour,
+    /// A pasted issue, log or message.
+    Issue,
+}
+
+impl Kind {
+    /// The kind of a query, from its reading.
+    pub fn of(reading: &Reading) -> Kind {
+        match reading.shape {
+            Shape::Issue => Kind::Issue,
+            Shape::Question if reading.is_one_word() => Kind::Name,
+            Shape::Question if reading.describes_behaviour => Kind::Behaviour,
+            Shape::Question => Kind::Topic,
+        }
+    }
+
+    /// The kind in words, for a terminal.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Name => "a name",
+            Kind::Topic => "a question naming a topic",
+            Kind::Behaviour => "a question saying what one piece of code does",
+            Kind::Issue => "a pasted issue, log or message",
+        }
+    }
+
+    /// The kind's name, as `--json` shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Name => "name",
+            Kind::Topic => "topic",
+            Kind::Behaviour => "behaviour",
+            Kind::Issue => "issue",
+        }
     }
 }
 
@@ -81,6 +144,13 @@ mod tests {
         assert!(described.describes_behaviour && !described.is_one_word());
         let topic = read("type adapter factories and how they are selected");
         assert!(!topic.describes_behaviour);
+        let mut open = read("Convert Pandoc block element to Textile.");
+        assert_eq!(open.verb_to_ask.as_deref(), Some("convert"));
+        open.settle_verb(true);
+        assert!(open.describes_behaviour && open.verb_to_ask.is_none());
+        let mut noun = read("command group and subcommand dispatch");
+        noun.settle_verb(false);
+        assert!(!noun.describes_behaviour);
         let issue = read("Crash on load\nWhen I open a file the app crashes.");
         assert_eq!(issue.shape, Shape::Issue);
         assert!(

@@ -240,6 +240,8 @@ pub struct SearchResult {
     pub hits: Vec<Hit>,
     /// The preprocessed query.
     pub query: Query,
+    /// What the search read the query as (a name, a topic, a description, an issue).
+    pub kind: super::reading::Kind,
     /// Why a retriever was left out, if one was.
     pub degraded: Option<String>,
 }

@@ -78,6 +78,28 @@ pub(super) fn describes_behaviour(raw: &str) -> bool {
     begins_object(tokens, object)
 }
 
+/// The first word of a question that reads as a verb followed by a bare object if the word
+/// is a verb ("Convert Pandoc block element …", but also "command group and …"): only the
+/// repository's names can tell (`search::verbs`). `None` when the wording decides alone.
+pub(super) fn verb_to_ask(raw: &str) -> Option<String> {
+    if describes_behaviour(raw) {
+        return None;
+    }
+    let tokens = tokens(raw);
+    let tokens = &tokens[after_condition(&tokens)..];
+    let [first, second, ..] = tokens else {
+        return None;
+    };
+    let word = first.word.as_str();
+    let asked = !first.stop
+        && !first.capitals
+        && !COMMANDS.contains(&word)
+        && !ROUTINES.contains(&word)
+        && can_be_verb(word)
+        && begins_bare_object(second);
+    asked.then(|| word.to_string())
+}
+
 /// Whether `tokens[at]` can begin a verb's object, judged with the word after it where a
 /// noun could come before it too.
 fn begins_object(tokens: &[Token], at: usize) -> bool {
@@ -213,6 +235,27 @@ mod tests {
             "Gets template content by name.",
         ] {
             assert!(describes_behaviour(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn a_verb_or_a_noun_before_a_bare_object_is_left_to_the_repository() {
+        for (q, word) in [
+            ("Convert Pandoc block element to Textile.", Some("convert")),
+            ("command group and subcommand dispatch", Some("command")),
+            ("If needed, escape special characters", Some("escape")),
+            // The wording decides these alone.
+            ("Convert the block to Textile", None),
+            ("Computes approximate width of a line", None),
+            ("session and cookie handling", None),
+            ("alias handling for column names", None),
+            ("Find config loading", None),
+            ("CORS headers for preflight requests", None),
+            ("how routes are registered", None),
+            ("loaded plugins list", None),
+            ("Router", None),
+        ] {
+            assert_eq!(verb_to_ask(q).as_deref(), word, "{q}");
         }
     }
 

@@ -468,3 +468,30 @@ fn an_unknown_language_is_refused_by_name_before_anything_is_indexed() {
     let hits = repo.search("CircleArea", &["--lang", "go"]);
     assert_eq!(hits[0]["language"], "go");
 }
+
+/// A question that opens with a word English uses as a verb and a noun alike ("Convert block
+/// element …", "command group …") is read by the repository's own names: a word that opens
+/// many function names is a verb, and the question describes what one function does.
+#[test]
+fn the_repositorys_function_names_tell_a_verb_from_a_noun() {
+    let code = "def convert_block(b):\n    return str(b)\n\n\
+                def convert_inline(i):\n    return str(i)\n\n\
+                def convert_table(t):\n    return str(t)\n\n\
+                class Command:\n    def run_command(self):\n        return self.command_group\n";
+    let repo = TestRepo::with_files(&[("src/convert.py", code)]);
+    repo.run_ok(&["index", "-q"], 0);
+    let read_as = |repo: &TestRepo, q: &str| {
+        let hits = repo.search(q, &["--explain"]);
+        assert!(!hits.is_empty(), "{q}");
+        hits[0]["read_as"].as_str().unwrap().to_string()
+    };
+    assert_eq!(read_as(&repo, "Convert block element to text"), "behaviour");
+    assert_eq!(read_as(&repo, "command group dispatch"), "topic");
+    // Where no name opens with the word, the wording alone reads it as a topic.
+    let other = TestRepo::with_files(&[(
+        "src/blocks.py",
+        "def render(block):\n    return block.element.text\n",
+    )]);
+    other.run_ok(&["index", "-q"], 0);
+    assert_eq!(read_as(&other, "Convert block element to text"), "topic");
+}

@@ -1,0 +1,80 @@
+//! Whether a question's first word is a verb, asked of the repository's own names. English
+//! gives a verb and a noun the same form ("Convert Pandoc block …", "command group and …"),
+//! and no tagger ships here; but code names its routines verb first (`convert_block`,
+//! `escapeString`) and its things with nouns anywhere (`Command`, `new_command`,
+//! `commandGroup`). So a word that opens many function and method names, and few other
+//! names, is a verb here.
+
+use super::types::{Context, SearchError};
+use crate::lang::SymbolKind;
+use crate::text::words::split_identifier;
+
+/// Names read at most: enough to tell a verb from a noun, bounded for a word that half
+/// the names hold.
+const MAX_NAMES: usize = 5_000;
+/// Fewest function and method names the word must open.
+const MIN_LEADS: usize = 3;
+/// How many times more names it must open than hold otherwise (after their first word, or
+/// first in a type's or constant's name).
+const LEAD_RATIO: usize = 2;
+
+/// Whether `word` (lower case) opens the repository's routines' names far more often than it
+/// appears in names otherwise.
+pub fn opens_routine_names(cx: &Context<'_>, word: &str) -> Result<bool, SearchError> {
+    let names = cx.db.symbols().names_holding(word, MAX_NAMES)?;
+    Ok(is_verb(
+        names.iter().map(|(name, kind)| (name.as_str(), kind)),
+        word,
+    ))
+}
+
+/// The count behind [`opens_routine_names`], over (name, kind) pairs.
+fn is_verb<'a>(names: impl Iterator<Item = (&'a str, &'a SymbolKind)>, word: &str) -> bool {
+    let (mut leads, mut other) = (0, 0);
+    for (name, kind) in names {
+        let words = split_identifier(name);
+        let routine = matches!(kind, SymbolKind::Function | SymbolKind::Method);
+        if let Some((first, rest)) = words.split_first() {
+            if first == word {
+                if routine {
+                    leads += 1;
+                } else {
+                    other += 1;
+                }
+            }
+            other += rest.iter().filter(|w| *w == word).count();
+        }
+    }
+    leads >= MIN_LEADS && leads >= LEAD_RATIO * other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verb(names: &[(&str, SymbolKind)], word: &str) -> bool {
+        is_verb(names.iter().map(|(n, k)| (*n, k)), word)
+    }
+
+    #[test]
+    fn a_word_that_opens_routines_names_is_a_verb() {
+        use SymbolKind::{Class, Function, Method};
+        let names = [
+            ("convert_block", Function),
+            ("convertInline", Method),
+            ("convert", Function),
+            ("Converter", Class),
+            ("Command", Class),
+            ("new_command", Function),
+            ("commandGroup", Function),
+            ("command_path", Function),
+            ("run_command", Function),
+        ];
+        assert!(verb(&names, "convert"));
+        // Opens two routines' names and ends three others and a class's.
+        assert!(!verb(&names, "command"));
+        // Too few names to say.
+        assert!(!verb(&names[..2], "convert"));
+        assert!(!verb(&names, "escape"));
+    }
+}
