@@ -19,6 +19,7 @@ use super::wordlists::{
     COMMANDS, CONDITIONS, CONDITION_WORDS, DETERMINERS, NOT_VERBS, PARTICLES, ROUTINES,
     ROUTINE_CLAUSES,
 };
+use crate::text::words::singular;
 
 /// One word of a question, with what its punctuation says.
 struct Token {
@@ -96,8 +97,41 @@ pub(super) fn verb_to_ask(raw: &str) -> Option<String> {
         && !COMMANDS.contains(&word)
         && !ROUTINES.contains(&word)
         && can_be_verb(word)
-        && begins_bare_object(second);
-    asked.then(|| word.to_string())
+        && (begins_bare_object(second) || opens_complement(&second.word));
+    // Names open with a verb's base form: `try_acquire` for "Tries to acquire …".
+    asked.then(|| {
+        if third_person(word) {
+            singular(word)
+        } else {
+            word.to_string()
+        }
+    })
+}
+
+/// Whether a stop word after a verb can open its complement ("Tries *to* …", "Checks *for*
+/// …", "Filter *out* …", "Check *that* …"): not a conjunction ("Sessions *and* …"), "of", or
+/// an auxiliary (a noun's verb: "A stream *is* …").
+fn opens_complement(word: &str) -> bool {
+    is_stop_word(word)
+        && !matches!(
+            word,
+            "and"
+                | "or"
+                | "nor"
+                | "but"
+                | "of"
+                | "as"
+                | "is"
+                | "are"
+                | "was"
+                | "were"
+                | "be"
+                | "been"
+                | "being"
+                | "has"
+                | "have"
+                | "had"
+        )
 }
 
 /// Whether `tokens[at]` can begin a verb's object, judged with the word after it where a
@@ -244,6 +278,13 @@ mod tests {
             ("Convert Pandoc block element to Textile.", Some("convert")),
             ("command group and subcommand dispatch", Some("command")),
             ("If needed, escape special characters", Some("escape")),
+            // A complement after the verb; a third person asked by its base form.
+            ("Tries to acquire a token", Some("try")),
+            ("Check that accessed members are defined", Some("check")),
+            ("Filter out values that are not finite", Some("filter")),
+            ("routes for compile-time validation", Some("route")),
+            ("Sessions and cookies for login state", None),
+            ("cache of parsed files", None),
             // The wording decides these alone.
             ("Convert the block to Textile", None),
             ("Computes approximate width of a line", None),
