@@ -22,13 +22,20 @@ use super::{
 use crate::store::{ChunkRow, ChunkStore};
 
 /// The reading of `q`, with a first word that only the repository's names can tell a verb
-/// from a noun settled by them.
-fn read(cx: &Context<'_>, q: &Query) -> Result<Reading, SearchError> {
+/// from a noun settled by them. Names that cannot be read leave the wording's reading: they
+/// only choose a row of weights, not worth failing a search for.
+fn read(cx: &Context<'_>, q: &Query) -> Reading {
     let mut reading = Reading::of(q);
-    if let Some(word) = reading.verb_to_ask.clone() {
-        reading.settle_verb(verbs::opens_routine_names(cx, &word)?);
+    if !reading.verbs_to_ask.is_empty() {
+        let is_verb = reading.verbs_to_ask.iter().any(|word| {
+            verbs::opens_routine_names(cx, word).unwrap_or_else(|e| {
+                tracing::debug!("reading the names that open with {word:?}: {e}");
+                false
+            })
+        });
+        reading.settle_verb(is_verb);
     }
-    Ok(reading)
+    reading
 }
 
 /// Search the context's branch for `q`.
@@ -63,7 +70,7 @@ pub fn search(
         (Some(c), true) => llm::rewritten(c, q, &mut degraded),
         _ => q,
     };
-    let reading = read(cx, &q)?;
+    let reading = read(cx, &q);
     let ranking = params::Ranking::for_query(s, &reading);
     let fetch = Fetch {
         n,

@@ -1,5 +1,6 @@
-//! One reading of the query, computed once (`Reading::of`) and read by every stage that
-//! depends on what the query is: its shape (a question of a few words, or a pasted issue,
+//! One reading of the query, computed once (`Reading::of`, then settled by the repository's
+//! names where the wording cannot tell a verb from a noun: `Reading::settle_verb`, which the
+//! pipeline calls before any stage) and read by every stage that depends on what the query is: its shape (a question of a few words, or a pasted issue,
 //! log or message), whether a question describes what one piece of code does or names a
 //! topic, the names it asks for (a name, a qualified name in some language's notation, or the
 //! identifiers of a sentence) and the words that can name a file. The stages read this value,
@@ -32,12 +33,13 @@ pub struct Reading {
     /// How many words (white-space separated) it has: one word is a name or a code.
     pub words: usize,
     /// A question that describes what one piece of code does ("Returns the …"), rather than
-    /// naming a topic (`search::wording`).
+    /// naming a topic (`search::wording`; `search::verbs` through [`Reading::settle_verb`]).
     pub describes_behaviour: bool,
-    /// A first word that reads as a verb before a bare object if it is one ("Convert Pandoc
-    /// block …", "command group …"): the question describes behaviour when the repository's
-    /// names say it is a verb (`search::verbs`, [`Reading::settle_verb`]).
-    pub verb_to_ask: Option<String>,
+    /// The base forms of a first word that reads as a verb before its object if it is one
+    /// ("Convert Pandoc block …", "command group …"): the question describes behaviour when
+    /// the repository's names say one is a verb (`search::verbs`, [`Reading::settle_verb`]).
+    /// Empty when the wording decides alone.
+    pub verbs_to_ask: Vec<String>,
     /// The names it asks for (`search::evidence::names`).
     pub names: Names,
     /// Its words that can name a file (`search::evidence::keywords`).
@@ -58,17 +60,20 @@ impl Reading {
             shape,
             words,
             describes_behaviour: question && super::wording::describes_behaviour(&q.raw),
-            verb_to_ask: question
-                .then(|| super::wording::verb_to_ask(&q.raw))
-                .flatten(),
+            verbs_to_ask: if question {
+                super::wording::verbs_to_ask(&q.raw)
+            } else {
+                Vec::new()
+            },
             names: evidence::names(q),
             keywords: evidence::keywords(q),
         }
     }
 
-    /// Settle [`Reading::verb_to_ask`]: a verb makes the question a description.
+    /// Settle [`Reading::verbs_to_ask`]: a verb makes the question a description.
     pub fn settle_verb(&mut self, is_verb: bool) {
-        if self.verb_to_ask.take().is_some() && is_verb {
+        let asked = !std::mem::take(&mut self.verbs_to_ask).is_empty();
+        if asked && is_verb {
             self.describes_behaviour = true;
         }
     }
@@ -145,12 +150,17 @@ mod tests {
         let topic = read("type adapter factories and how they are selected");
         assert!(!topic.describes_behaviour);
         let mut open = read("Convert Pandoc block element to Textile.");
-        assert_eq!(open.verb_to_ask.as_deref(), Some("convert"));
+        assert_eq!(open.verbs_to_ask, ["convert"]);
         open.settle_verb(true);
-        assert!(open.describes_behaviour && open.verb_to_ask.is_none());
+        assert!(open.describes_behaviour && open.verbs_to_ask.is_empty());
         let mut noun = read("command group and subcommand dispatch");
+        assert_eq!(noun.verbs_to_ask, ["command"]);
         noun.settle_verb(false);
         assert!(!noun.describes_behaviour);
+        // Nothing asked: a verb found elsewhere changes nothing.
+        let mut decided = read("how routes are registered");
+        decided.settle_verb(true);
+        assert!(!decided.describes_behaviour);
         let issue = read("Crash on load\nWhen I open a file the app crashes.");
         assert_eq!(issue.shape, Shape::Issue);
         assert!(

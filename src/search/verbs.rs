@@ -3,14 +3,15 @@
 //! and no tagger ships here; but code names its routines verb first (`convert_block`,
 //! `escapeString`) and its things with nouns anywhere (`Command`, `new_command`,
 //! `commandGroup`). So a word that opens many function and method names, and few other
-//! names, is a verb here.
+//! names, is a verb here. Test functions are named for a convention (`test_parse`,
+//! `TestParse`), not for what they do, and do not count.
 
 use super::types::{Context, SearchError};
 use crate::lang::SymbolKind;
 use crate::text::words::split_identifier;
 
-/// Names read at most: enough to tell a verb from a noun, bounded for a word that half
-/// the names hold.
+/// Names read at most, of those that open with the word and of those that hold it further
+/// in: enough to tell a verb from a noun, bounded for a word that half the names hold.
 const MAX_NAMES: usize = 5_000;
 /// Fewest function and method names the word must open.
 const MIN_LEADS: usize = 3;
@@ -21,7 +22,11 @@ const LEAD_RATIO: usize = 2;
 /// Whether `word` (lower case) opens the repository's routines' names far more often than it
 /// appears in names otherwise.
 pub fn opens_routine_names(cx: &Context<'_>, word: &str) -> Result<bool, SearchError> {
-    let names = cx.db.symbols().names_holding(word, MAX_NAMES)?;
+    let symbols = cx.db.symbols();
+    let mut names = symbols.names_opening(word, MAX_NAMES)?;
+    names.extend(symbols.names_holding_inside(word, MAX_NAMES)?);
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|n| seen.insert(n.clone()));
     Ok(is_verb(
         names.iter().map(|(name, kind)| (name.as_str(), kind)),
         word,
@@ -35,6 +40,9 @@ fn is_verb<'a>(names: impl Iterator<Item = (&'a str, &'a SymbolKind)>, word: &st
         let words = split_identifier(name);
         let routine = matches!(kind, SymbolKind::Function | SymbolKind::Method);
         if let Some((first, rest)) = words.split_first() {
+            if first == "test" {
+                continue;
+            }
             if first == word {
                 if routine {
                     leads += 1;
@@ -71,10 +79,27 @@ mod tests {
             ("run_command", Function),
         ];
         assert!(verb(&names, "convert"));
-        // Opens two routines' names and ends three others and a class's.
+        // Opens no routine's name (`run_command` opens with "run"); a class's and three others.
         assert!(!verb(&names, "command"));
         // Too few names to say.
         assert!(!verb(&names[..2], "convert"));
         assert!(!verb(&names, "escape"));
+        // Opens three routines' names but is held by two more: a noun as often as a verb.
+        let cache = [
+            ("cache_get", Function),
+            ("cache_put", Function),
+            ("cache_clear", Function),
+            ("Cache", Class),
+            ("clear_cache", Function),
+        ];
+        assert!(!verb(&cache, "cache"));
+        assert!(verb(&cache[..4], "cache"));
+        // Test functions are named for the convention.
+        let tests = [
+            ("test_parse", Function),
+            ("test_load", Function),
+            ("TestDecode", Function),
+        ];
+        assert!(!verb(&tests, "test"));
     }
 }

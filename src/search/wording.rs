@@ -6,18 +6,20 @@
 //! The second stage (`search::rerank`) lifts whole files for the first kind and much less
 //! for the second. No tagger ships here, so the test is the shape English gives such a
 //! description: a first word that can be a verb followed by its object's determiner
-//! (perhaps after a particle: "Set up all of the …", "Convolve an ndarray …"), a verb in the
-//! third person followed by a bare object ("Computes approximate width …"), a noun for a
+//! (perhaps after a particle: "Set up all of the …", "Convolve an ndarray …"), a noun for a
 //! routine followed by what it does, or "whether"; a leading condition ending in a comma
 //! ("If needed, get a …") is skipped. A noun seldom comes before a lower-case article, so a
 //! verb needs no list, only the stop words and the other words that are never one
 //! (`NOT_VERBS`); the objects a noun does come before are told apart by what follows them
-//! ("middleware *that handles*", "Python *3 compatibility*").
+//! ("middleware *that handles*", "Python *3 compatibility*"). Before a bare object or a
+//! complement ("Convert Pandoc block …", "Tries to …", but also "command group …") the
+//! wording cannot tell a verb from a noun: `verbs_to_ask` gives the first word's base forms,
+//! and the repository's names decide (`search::verbs`).
 
 use super::query::is_stop_word;
 use super::wordlists::{
-    COMMANDS, CONDITIONS, CONDITION_WORDS, DETERMINERS, NOT_VERBS, PARTICLES, ROUTINES,
-    ROUTINE_CLAUSES,
+    COMMANDS, CONDITIONS, CONDITION_WORDS, DETERMINERS, NOT_COMPLEMENTS, NOT_VERBS, PARTICLES,
+    ROUTINES, ROUTINE_CLAUSES,
 };
 use crate::text::words::singular;
 
@@ -71,67 +73,56 @@ pub(super) fn describes_behaviour(raw: &str) -> bool {
     if first.stop || !can_be_verb(word) {
         return false;
     }
-    if !first.capitals && third_person(word) && begins_bare_object(second) {
-        return true;
-    }
     // "Set up all of the …": the object begins after the particle.
     let object = if PARTICLES.contains(&next) { 2 } else { 1 };
     begins_object(tokens, object)
 }
 
-/// The first word of a question that reads as a verb followed by a bare object if the word
-/// is a verb ("Convert Pandoc block element …", but also "command group and …"): only the
-/// repository's names can tell (`search::verbs`). `None` when the wording decides alone.
-pub(super) fn verb_to_ask(raw: &str) -> Option<String> {
+/// The base forms to ask of a question's first word when it reads as a verb followed by a
+/// bare object or a complement if the word is a verb ("Convert Pandoc block element …", "Tries
+/// to acquire …", but also "command group dispatch"): only the repository's names can tell
+/// (`search::verbs`). Empty when the wording decides alone.
+pub(super) fn verbs_to_ask(raw: &str) -> Vec<String> {
     if describes_behaviour(raw) {
-        return None;
+        return Vec::new();
     }
     let tokens = tokens(raw);
     let tokens = &tokens[after_condition(&tokens)..];
     let [first, second, ..] = tokens else {
-        return None;
+        return Vec::new();
     };
     let word = first.word.as_str();
     let asked = !first.stop
         && !first.capitals
         && !COMMANDS.contains(&word)
-        && !ROUTINES.contains(&word)
         && can_be_verb(word)
         && (begins_bare_object(second) || opens_complement(&second.word));
-    // Names open with a verb's base form: `try_acquire` for "Tries to acquire …".
-    asked.then(|| {
-        if third_person(word) {
-            singular(word)
-        } else {
-            word.to_string()
-        }
-    })
+    if !asked {
+        return Vec::new();
+    }
+    base_forms(word)
+}
+
+/// The forms a verb may open a name with: itself, or a third person's base form. Names open
+/// with the base form (`try_acquire` for "Tries …"), which the ending alone does not give:
+/// "tries" → "try", "matches" → "match", but "caches" → "cache" and "goes" → "go".
+fn base_forms(word: &str) -> Vec<String> {
+    if !third_person(word) {
+        return vec![word.to_string()];
+    }
+    let mut forms = vec![singular(word), word[..word.len() - 1].to_string()];
+    if let Some(stem) = word.strip_suffix("es") {
+        forms.push(stem.to_string());
+    }
+    forms.sort();
+    forms.dedup();
+    forms
 }
 
 /// Whether a stop word after a verb can open its complement ("Tries *to* …", "Checks *for*
-/// …", "Filter *out* …", "Check *that* …"): not a conjunction ("Sessions *and* …"), "of", or
-/// an auxiliary (a noun's verb: "A stream *is* …").
+/// …", "Filter *out* …", "Check *that* …"; `NOT_COMPLEMENTS` cannot).
 fn opens_complement(word: &str) -> bool {
-    is_stop_word(word)
-        && !matches!(
-            word,
-            "and"
-                | "or"
-                | "nor"
-                | "but"
-                | "of"
-                | "as"
-                | "is"
-                | "are"
-                | "was"
-                | "were"
-                | "be"
-                | "been"
-                | "being"
-                | "has"
-                | "have"
-                | "had"
-        )
+    is_stop_word(word) && !NOT_COMPLEMENTS.contains(&word)
 }
 
 /// Whether `tokens[at]` can begin a verb's object, judged with the word after it where a
@@ -177,7 +168,12 @@ fn third_person(word: &str) -> bool {
 fn begins_bare_object(t: &Token) -> bool {
     let w = t.word.as_str();
     let gerund = w.len() > 5 && w.ends_with("ing");
-    !is_stop_word(w) && !gerund && w.chars().all(|c| c.is_alphanumeric() || c == '-')
+    // "Errors *without* …", "Requests *via* …", "Plugins *using* …": a noun's modifier.
+    let never_object = NOT_VERBS.binary_search(&w).is_ok() || CONDITIONS.contains(&w);
+    !is_stop_word(w)
+        && !gerund
+        && !never_object
+        && w.chars().all(|c| c.is_alphanumeric() || c == '-')
 }
 
 /// Words that say when a value is returned.
@@ -263,10 +259,6 @@ mod tests {
             "Computes 128-bit result of multiplication of two 64-bit unsigned integers.",
             "Spin up a worker for each core",
             "Ensure that the function is synchronous",
-            "Computes approximate width of a rendered line.",
-            "Returns non-zero when both ranges overlap.",
-            "Wakes one waiter, if there is any.",
-            "Gets template content by name.",
         ] {
             assert!(describes_behaviour(q), "{q}");
         }
@@ -274,29 +266,39 @@ mod tests {
 
     #[test]
     fn a_verb_or_a_noun_before_a_bare_object_is_left_to_the_repository() {
-        for (q, word) in [
-            ("Convert Pandoc block element to Textile.", Some("convert")),
-            ("command group and subcommand dispatch", Some("command")),
-            ("If needed, escape special characters", Some("escape")),
-            // A complement after the verb; a third person asked by its base form.
-            ("Tries to acquire a token", Some("try")),
-            ("Check that accessed members are defined", Some("check")),
-            ("Filter out values that are not finite", Some("filter")),
-            ("routes for compile-time validation", Some("route")),
-            ("Sessions and cookies for login state", None),
-            ("cache of parsed files", None),
+        for (q, forms) in [
+            ("Convert Pandoc block element to Textile.", &["convert"][..]),
+            ("command group and subcommand dispatch", &["command"]),
+            ("If needed, escape special characters", &["escape"]),
+            ("Tests for the parser", &["test"]),
+            // A third person, asked by its base forms, before an object or a complement.
+            (
+                "Computes approximate width of a line",
+                &["comput", "compute"],
+            ),
+            ("Wakes one waiter, if there is any.", &["wak", "wake"]),
+            ("Tries to acquire a token", &["tri", "trie", "try"]),
+            ("Caches for one minute", &["cach", "cache"]),
+            ("Check that accessed members are defined", &["check"]),
+            ("Filter out values that are not finite", &["filter"]),
+            ("Sessions and cookies for login state", &[]),
+            ("Sessions can expire", &[]),
+            ("cache of parsed files", &[]),
+            // A noun's modifier, not an object.
+            ("Errors without context", &[]),
+            ("Plugins using hooks", &[]),
+            ("new session handling", &[]),
             // The wording decides these alone.
-            ("Convert the block to Textile", None),
-            ("Computes approximate width of a line", None),
-            ("session and cookie handling", None),
-            ("alias handling for column names", None),
-            ("Find config loading", None),
-            ("CORS headers for preflight requests", None),
-            ("how routes are registered", None),
-            ("loaded plugins list", None),
-            ("Router", None),
+            ("Convert the block to Textile", &[]),
+            ("session and cookie handling", &[]),
+            ("alias handling for column names", &[]),
+            ("Find config loading", &[]),
+            ("CORS headers for preflight requests", &[]),
+            ("how routes are registered", &[]),
+            ("loaded plugins list", &[]),
+            ("Router", &[]),
         ] {
-            assert_eq!(verb_to_ask(q).as_deref(), word, "{q}");
+            assert_eq!(verbs_to_ask(q), forms, "{q}");
         }
     }
 
@@ -354,6 +356,9 @@ mod tests {
             "options parsing",
             "CORS headers for preflight requests",
             "status bar rendering",
+            "Errors without context",
+            "Requests via proxy",
+            "Plugins using hooks",
             "",
         ] {
             assert!(!describes_behaviour(q), "{q}");

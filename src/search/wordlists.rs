@@ -5,7 +5,8 @@
 
 /// Words that begin a verb's object or clause: "Returns *the* …", "Check *whether* …",
 /// "Returns *true* if …" (a number does too: "Returns *1* if …"). Not prepositions or
-/// "and"/"or": "retry with backoff" and "Serialize and Deserialize" name topics.
+/// "and"/"or": "retry with backoff" is a topic unless the repository's names make "retry" a
+/// verb (`search::verbs`), and "Serialize and Deserialize" is one.
 pub(super) const DETERMINERS: &[&str] = &[
     "a", "an", "the", "this", "that", "these", "those", "all", "any", "each", "every", "some",
     "its", "their", "our", "your", "my", "whether", "if", "true", "false",
@@ -44,14 +45,16 @@ pub(super) const CONDITIONS: &[&str] = &["given", "if", "once", "optionally", "u
 pub(super) const CONDITION_WORDS: usize = 12;
 
 /// Particles of a phrasal verb: "Set *up* all of the …". Not prepositions: "send over the
-/// wire" and "retry with backoff" name topics.
+/// wire" and "retry with backoff" name topics unless the repository's names make the first
+/// word a verb (`search::verbs`).
 pub(super) const PARTICLES: &[&str] = &["up", "down", "out", "off", "back"];
 
 /// Words that cannot be an imperative verb even when an article follows, besides the stop
 /// words (`query::is_stop_word`, which hold most question words, prepositions, conjunctions,
 /// pronouns and auxiliaries): more of those ("whats the …", typed without the apostrophe,
-/// "via the …"), adverbs that open a sentence ("Sometimes the build hangs"), and the
-/// participles a gerund test of more than five letters misses ("using the …").
+/// "via the …"), adverbs that open a sentence ("Sometimes the build hangs"), the
+/// participles a gerund test of more than five letters misses ("using the …"), and "new",
+/// which opens constructors' names (`NewServer`, `new_session`) but never a description.
 pub(super) const NOT_VERBS: &[&str] = &[
     "across",
     "actually",
@@ -82,6 +85,7 @@ pub(super) const NOT_VERBS: &[&str] = &[
     "near",
     "neither",
     "never",
+    "new",
     "often",
     "onto",
     "otherwise",
@@ -113,4 +117,13 @@ pub(super) const NOT_VERBS: &[&str] = &[
     "whose",
     "within",
     "without",
+];
+
+/// Stop words that cannot open a verb's complement ("Tries *to* …", "Checks *for* …" can):
+/// conjunctions and "of" join nouns ("Sessions *and* …", "cache *of* …"), and an auxiliary
+/// or modal follows a noun as its subject ("A stream *is* …", "Sessions *can* expire").
+pub(super) const NOT_COMPLEMENTS: &[&str] = &[
+    "and", "or", "nor", "but", "of", "as", "is", "are", "was", "were", "be", "been", "being",
+    "has", "have", "had", "can", "could", "should", "will", "would", "must", "might", "do", "does",
+    "did",
 ];

@@ -137,33 +137,6 @@ impl Symbols<'_> {
         Ok(out)
     }
 
-    /// Distinct (name, kind) of stored definitions whose lower-cased name holds `word`, at
-    /// most `limit`, from every content the index holds (a statistic of how the repository
-    /// names things, never shown). `instr`, not `LIKE`: the word is a value, not a pattern.
-    /// The names are found by scanning the narrow index of lower-cased names, not the table
-    /// with its signatures and docs (1.7 against 4 ms over astropy's 25,000 definitions).
-    pub fn names_holding(
-        &self,
-        word: &str,
-        limit: usize,
-    ) -> Result<Vec<(String, SymbolKind)>, StoreError> {
-        let mut stmt = self
-            .db
-            .conn
-            .prepare_cached(
-                "SELECT DISTINCT name, kind FROM snippets WHERE name_lower IN
-                   (SELECT name_lower FROM snippets INDEXED BY snippets_by_name
-                    WHERE instr(name_lower, ?1) > 0)
-                 LIMIT ?2",
-            )
-            .map_err(|e| self.db.err("search symbols", e))?;
-        stmt.query_map(params![word, limit as i64], |r| {
-            Ok((r.get(0)?, SymbolKind::parse(&r.get::<_, String>(1)?)))
-        })
-        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| self.db.err("search symbols", e))
-    }
-
     /// The first `limit` definitions of one content (by line), with their signatures, for a
     /// description's function inside a result file (`search::described`).
     pub fn signatures_of(

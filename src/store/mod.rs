@@ -32,6 +32,7 @@ pub(crate) mod hits;
 mod lance;
 pub(crate) mod lookup;
 pub(crate) mod merge;
+mod names;
 pub mod pack;
 pub(crate) mod snapshot;
 pub(crate) mod sqlite;
