@@ -151,9 +151,9 @@ fn begins_object(tokens: &[Token], at: usize) -> bool {
 }
 
 /// Whether `word` has the form of a verb in the third person ("Computes", "Wakes",
-/// "Returns"). A plural noun has it too, but a plural seldom opens a noun phrase that goes on
-/// without a stop word ("Sessions and …", "Routes that …"); the endings of nouns that are not
-/// plurals are left out ("class", "status", "analysis", "metrics", "alias").
+/// "Returns"), whose base forms a routine's name would open with. A plural noun has the form
+/// too ("Sessions", "Rails"): the repository's names tell them apart. The endings of words
+/// that are neither are left out ("class", "status", "analysis", "metrics", "alias").
 fn third_person(word: &str) -> bool {
     word.len() > 3
         && word.ends_with('s')
