@@ -1,10 +1,11 @@
 //! One reading of the query, computed once (`Reading::of`, then settled by the repository's
 //! names where the wording cannot tell a verb from a noun: `Reading::settle_verb`, which the
-//! pipeline calls before any stage) and read by every stage that depends on what the query is: its shape (a question of a few words, or a pasted issue,
-//! log or message), whether a question describes what one piece of code does or names a
-//! topic, the names it asks for (a name, a qualified name in some language's notation, or the
-//! identifiers of a sentence) and the words that can name a file. The stages read this value,
-//! not the text: only the embedder and a chat model get the text itself.
+//! pipeline calls before any stage) and read by every stage that depends on what the query
+//! is: its shape (a question of a few words, or a pasted issue, log or message), whether a
+//! question describes what one piece of code does or names a topic, the names it asks for (a
+//! name, a qualified name in some language's notation, or the identifiers of a sentence) and
+//! the words that can name a file. The stages read this value, not the text: only the
+//! embedder and a chat model get the text itself.
 
 use serde::Serialize;
 

@@ -23,10 +23,10 @@ const LEAD_RATIO: usize = 2;
 /// appears in names otherwise.
 pub fn opens_routine_names(cx: &Context<'_>, word: &str) -> Result<bool, SearchError> {
     let symbols = cx.db.symbols();
+    // Each read is distinct, and the two are disjoint: a name opens with the word or holds it
+    // first further in, never both.
     let mut names = symbols.names_opening(word, MAX_NAMES)?;
     names.extend(symbols.names_holding_inside(word, MAX_NAMES)?);
-    let mut seen = std::collections::HashSet::new();
-    names.retain(|n| seen.insert(n.clone()));
     Ok(is_verb(
         names.iter().map(|(name, kind)| (name.as_str(), kind)),
         word,
