@@ -81,11 +81,11 @@ fn body_chunk(chunks: &[ChunkRef], d: &SymbolHit) -> Option<ChunkRef> {
 }
 
 /// The name words that carry meaning: split, lower-cased, singular, no stop words (`get`,
-/// `of`) and no single letters.
-fn name_words(name: &str) -> Vec<String> {
+/// `of`) but the verb a description opens with ([`Wanted::verb`]), and no single letters.
+fn name_words(name: &str, wanted: &Wanted) -> Vec<String> {
     let mut out: Vec<String> = split_identifier(name)
         .into_iter()
-        .filter(|w| w.chars().count() > 1 && !is_stop_word(w))
+        .filter(|w| w.chars().count() > 1 && (!is_stop_word(w) || wanted.is_verb(w)))
         .map(|w| singular(&w))
         .collect();
     out.sort();
@@ -108,7 +108,7 @@ fn rank<'a>(defs: &'a [SymbolHit], wanted: &Wanted) -> Vec<&'a SymbolHit> {
         .iter()
         .map(|d| {
             *names.entry(d.name.as_str()).or_insert_with(|| {
-                split.push(vocab.ids(name_words(&d.name), wanted));
+                split.push(vocab.ids(name_words(&d.name, wanted), wanted));
                 split.len() - 1
             })
         })
@@ -179,14 +179,32 @@ struct Wanted {
     /// credit, 0.8891 at full credit). A question word may be credited to two words of one
     /// name (`str_to_string` for "string"), as a name that repeats a word says it twice.
     abbreviations: bool,
+    /// The first word of a question that says what one function does, when it is a stop
+    /// word ("Gets the serialized name …", "Find the …"): there it is the verb the function's
+    /// name opens with (`GetPropertyName` against the property `PropertyName`), where
+    /// elsewhere it asks for something ("get me the …").
+    verb: Option<String>,
 }
 
 impl Wanted {
     fn of(q: &Query, kind: Kind) -> Wanted {
+        let mut words: HashSet<String> = q.terms.iter().map(|t| singular(t)).collect();
+        let verb = (kind == Kind::Behaviour)
+            .then(|| q.raw.split_whitespace().next())
+            .flatten()
+            .map(|w| singular(&w.to_lowercase()))
+            .filter(|w| is_stop_word(w));
+        words.extend(verb.clone());
         Wanted {
-            words: q.terms.iter().map(|t| singular(t)).collect(),
+            words,
             abbreviations: kind == Kind::Behaviour,
+            verb,
         }
+    }
+
+    /// Whether a name word is the verb the question opens with ([`Wanted::verb`]).
+    fn is_verb(&self, word: &str) -> bool {
+        self.verb.as_deref() == Some(singular(word).as_str())
     }
 
     /// How much of the query a name word is: 1 when the query holds it,
@@ -244,6 +262,29 @@ mod tests {
             .collect();
         assert_eq!(names[0], "setFieldNameSerializationFormat");
         assert!(!names.contains(&"close"), "{names:?}");
+    }
+
+    #[test]
+    fn a_description_s_opening_verb_counts_though_a_stop_word() {
+        let defs = vec![def("PropertyName", 1), def("GetPropertyName", 10)];
+        let q =
+            crate::search::prepare("Gets the serialized name for a given property name").unwrap();
+        let names = |kind| -> Vec<String> {
+            rank(&defs, &Wanted::of(&q, kind))
+                .iter()
+                .map(|d| d.name.clone())
+                .collect()
+        };
+        assert_eq!(names(Kind::Behaviour), ["GetPropertyName", "PropertyName"]);
+        // A topic's "get" asks for something: the two names tie, in the first stage's order.
+        assert_eq!(names(Kind::Topic), ["PropertyName", "GetPropertyName"]);
+        // Only the opening word: "get" later in a description is still a stop word.
+        let later = crate::search::prepare("Returns the name to get a property by").unwrap();
+        let ranked: Vec<&str> = rank(&defs, &Wanted::of(&later, Kind::Behaviour))
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(ranked, ["PropertyName", "GetPropertyName"]);
     }
 
     #[test]
