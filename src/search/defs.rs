@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::learned::Kind;
 use super::query::{is_stop_word, Query};
+use super::reading::Reading;
 use super::types::{Context, Fetch, SearchError};
 use crate::store::catalog::SymbolHit;
 use crate::store::ChunkRef;
@@ -19,17 +20,17 @@ use crate::text::words::{singular, split_identifier};
 use super::params::defs::{ABBREVIATION_CREDIT, MIN_ABBREVIATION, MISSING_WORD_COST};
 
 /// The chunks holding the definitions of `hashes` that the query names best, best first, at
-/// most `n`. The query's `kind` says whether name words may abbreviate its words
-/// ([`Wanted`]).
+/// most `n`. The query's reading says whether name words may abbreviate its words, and which
+/// verb counts though a stop word ([`Wanted`]).
 pub fn name_matches(
     cx: &Context<'_>,
     q: &Query,
-    kind: Kind,
+    reading: &Reading,
     hashes: &[String],
     fetch: Fetch<'_>,
 ) -> Result<Vec<ChunkRef>, SearchError> {
     let (db, chunks, n, lang) = (cx.db, cx.chunks, fetch.n, fetch.lang);
-    let wanted = Wanted::of(q, kind);
+    let wanted = Wanted::of(q, Kind::of(reading), reading.verb.as_deref());
     if wanted.words.is_empty() || hashes.is_empty() {
         return Ok(Vec::new());
     }
@@ -187,12 +188,11 @@ struct Wanted {
 }
 
 impl Wanted {
-    fn of(q: &Query, kind: Kind) -> Wanted {
+    fn of(q: &Query, kind: Kind, verb: Option<&str>) -> Wanted {
         let mut words: HashSet<String> = q.terms.iter().map(|t| singular(t)).collect();
-        let verb = (kind == Kind::Behaviour)
-            .then(|| q.raw.split_whitespace().next())
-            .flatten()
-            .map(|w| singular(&w.to_lowercase()))
+        let verb = verb
+            .filter(|_| kind == Kind::Behaviour)
+            .map(singular)
             .filter(|w| is_stop_word(w));
         words.extend(verb.clone());
         Wanted {
@@ -246,6 +246,11 @@ mod tests {
         }
     }
 
+    /// The words `q` asks a name for, read as `kind`.
+    fn wanted(q: &Query, kind: Kind) -> Wanted {
+        Wanted::of(q, kind, Reading::of(q).verb.as_deref())
+    }
+
     #[test]
     fn the_name_the_question_spells_out_ranks_first() {
         let defs = vec![
@@ -256,7 +261,7 @@ mod tests {
             def("close", 40),
         ];
         let q = crate::search::prepare("Sets the field names serialization format").unwrap();
-        let names: Vec<&str> = rank(&defs, &Wanted::of(&q, Kind::Behaviour))
+        let names: Vec<&str> = rank(&defs, &wanted(&q, Kind::Behaviour))
             .iter()
             .map(|d| d.name.as_str())
             .collect();
@@ -270,7 +275,7 @@ mod tests {
         let q =
             crate::search::prepare("Gets the serialized name for a given property name").unwrap();
         let names = |kind| -> Vec<String> {
-            rank(&defs, &Wanted::of(&q, kind))
+            rank(&defs, &wanted(&q, kind))
                 .iter()
                 .map(|d| d.name.clone())
                 .collect()
@@ -280,7 +285,7 @@ mod tests {
         assert_eq!(names(Kind::Topic), ["PropertyName", "GetPropertyName"]);
         // Only the opening word: "get" later in a description is still a stop word.
         let later = crate::search::prepare("Returns the name to get a property by").unwrap();
-        let ranked: Vec<&str> = rank(&defs, &Wanted::of(&later, Kind::Behaviour))
+        let ranked: Vec<&str> = rank(&defs, &wanted(&later, Kind::Behaviour))
             .iter()
             .map(|d| d.name.as_str())
             .collect();
@@ -291,7 +296,7 @@ mod tests {
     fn a_name_of_words_the_query_lacks_is_not_ranked() {
         let defs = vec![def("parseHeaderBlockLength", 1), def("flush", 9)];
         let q = crate::search::prepare("the length of something").unwrap();
-        assert!(rank(&defs, &Wanted::of(&q, Kind::Behaviour)).is_empty());
+        assert!(rank(&defs, &wanted(&q, Kind::Behaviour)).is_empty());
     }
 
     #[test]
@@ -319,11 +324,11 @@ mod tests {
     fn only_a_description_of_one_function_credits_abbreviations() {
         let defs = vec![def("get_mut", 1), def("flush", 9)];
         let q = crate::search::prepare("Returns a mutable reference").unwrap();
-        let names: Vec<&str> = rank(&defs, &Wanted::of(&q, Kind::Behaviour))
+        let names: Vec<&str> = rank(&defs, &wanted(&q, Kind::Behaviour))
             .iter()
             .map(|d| d.name.as_str())
             .collect();
         assert_eq!(names, ["get_mut"]);
-        assert!(rank(&defs, &Wanted::of(&q, Kind::Topic)).is_empty());
+        assert!(rank(&defs, &wanted(&q, Kind::Topic)).is_empty());
     }
 }

@@ -101,7 +101,7 @@ pub fn search(
     if of(Id::Definitions).runs(opts.mode, &ranking.weights) {
         let hashes =
             definition_candidates(&lists, &whole_files, &title_files, ranking.definition_files);
-        let found = defs::name_matches(cx, &q, kind, &hashes, fetch)?;
+        let found = defs::name_matches(cx, &q, &reading, &hashes, fetch)?;
         tracing::debug!("definitions the query names");
         let weight = of(Id::Definitions).weight_in(opts.mode, &ranking.weights);
         lists.push((Source::Symbol, weight, found));

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::evidence::{self, Names};
 use super::query::Query;
+use super::wording::{self, Wording};
 
 /// A one-line query of at most this many words is a question; longer or several lines is
 /// an issue. The short-question set runs to 18 words; the issues' median is 24, and only one
@@ -41,6 +42,11 @@ pub struct Reading {
     /// the repository's names say one is a verb (`search::verbs`, [`Reading::settle_verb`]).
     /// Empty when the wording decides alone.
     pub verbs_to_ask: Vec<String>,
+    /// The word the question opens with as its verb, lower case, after a leading condition
+    /// ("returns", "get"): a description's, or the one asked of the repository
+    /// ([`Reading::verbs_to_ask`]). None for a topic the wording decides, and for a
+    /// description opening with "Whether" or a routine ("Method called when …").
+    pub verb: Option<String>,
     /// The names it asks for (`search::evidence::names`).
     pub names: Names,
     /// Its words that can name a file (`search::evidence::keywords`).
@@ -56,16 +62,22 @@ impl Reading {
         } else {
             Shape::Issue
         };
-        let question = shape == Shape::Question;
+        let wording = if shape == Shape::Question {
+            wording::read(&q.raw)
+        } else {
+            Wording::Topic
+        };
+        let (describes_behaviour, verbs_to_ask, verb) = match wording {
+            Wording::Behaviour { verb } => (true, Vec::new(), verb),
+            Wording::Topic => (false, Vec::new(), None),
+            Wording::Ask { word, forms } => (false, forms, Some(word)),
+        };
         Reading {
             shape,
             words,
-            describes_behaviour: question && super::wording::describes_behaviour(&q.raw),
-            verbs_to_ask: if question {
-                super::wording::verbs_to_ask(&q.raw)
-            } else {
-                Vec::new()
-            },
+            describes_behaviour,
+            verbs_to_ask,
+            verb,
             names: evidence::names(q),
             keywords: evidence::keywords(q),
         }
@@ -148,10 +160,16 @@ mod tests {
         assert_eq!(name.names.names, ["deserialize"]);
         let described = read("Returns the path of the ignore file");
         assert!(described.describes_behaviour && !described.is_one_word());
+        assert_eq!(described.verb.as_deref(), Some("returns"));
+        let after_condition = read("If needed, get a default color");
+        assert_eq!(after_condition.verb.as_deref(), Some("get"));
+        assert_eq!(read("Whether to show line numbers").verb, None);
         let topic = read("type adapter factories and how they are selected");
         assert!(!topic.describes_behaviour);
+        assert!(read("how routes are registered").verb.is_none());
         let mut open = read("Convert Pandoc block element to Textile.");
         assert_eq!(open.verbs_to_ask, ["convert"]);
+        assert_eq!(open.verb.as_deref(), Some("convert"));
         open.settle_verb(true);
         assert!(open.describes_behaviour && open.verbs_to_ask.is_empty());
         let mut noun = read("command group and subcommand dispatch");

@@ -13,8 +13,8 @@
 //! (`NOT_VERBS`); the objects a noun does come before are told apart by what follows them
 //! ("middleware *that handles*", "Python *3 compatibility*"). Before a bare object or a
 //! complement ("Convert Pandoc block …", "Tries to …", but also "command group …") the
-//! wording cannot tell a verb from a noun: `verbs_to_ask` gives the first word's base forms,
-//! and the repository's names decide (`search::verbs`).
+//! wording cannot tell a verb from a noun: [`read`] gives the first word's base forms to
+//! ask, and the repository's names decide (`search::verbs`).
 
 use super::query::is_stop_word;
 use super::wordlists::{
@@ -52,55 +52,57 @@ fn tokens(raw: &str) -> Vec<Token> {
         .collect()
 }
 
-/// Whether the question `raw` describes what one piece of code does rather than naming a
-/// topic (module docs above).
-pub(super) fn describes_behaviour(raw: &str) -> bool {
+/// What a question's wording says it is (module docs above), read in one pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Wording {
+    /// It describes what one piece of code does. `verb` is the word it opens with, lower
+    /// case, after a leading condition ("returns", "get"); none for "Whether …" or a routine
+    /// named first ("Method called when …").
+    Behaviour { verb: Option<String> },
+    /// It names a topic.
+    Topic,
+    /// Its first word reads as a verb before a bare object or a complement if it is one
+    /// ("Convert Pandoc block element …", "Tries to acquire …", but also "command group
+    /// dispatch"): only the repository's names can tell (`search::verbs`). `word` is that word,
+    /// `forms` its base forms to ask ([`base_forms`]).
+    Ask { word: String, forms: Vec<String> },
+}
+
+/// The wording of the question `raw`.
+pub(super) fn read(raw: &str) -> Wording {
     let tokens = tokens(raw);
     let tokens = &tokens[after_condition(&tokens)..];
     let [first, second, ..] = tokens else {
-        return false;
+        return Wording::Topic;
     };
     let (word, next) = (first.word.as_str(), second.word.as_str());
     if word == "whether" {
-        return true;
+        return Wording::Behaviour { verb: None };
     }
     if ROUTINES.contains(&word) {
-        return ROUTINE_CLAUSES.contains(&next);
+        return if ROUTINE_CLAUSES.contains(&next) {
+            Wording::Behaviour { verb: None }
+        } else {
+            Wording::Topic
+        };
     }
-    if COMMANDS.contains(&word) {
-        return false;
-    }
-    if first.stop || !can_be_verb(word) {
-        return false;
+    if COMMANDS.contains(&word) || first.stop || !can_be_verb(word) {
+        return Wording::Topic;
     }
     // "Set up all of the …": the object begins after the particle.
     let object = if PARTICLES.contains(&next) { 2 } else { 1 };
-    begins_object(tokens, object)
-}
-
-/// The base forms to ask of a question's first word when it reads as a verb followed by a
-/// bare object or a complement if the word is a verb ("Convert Pandoc block element …", "Tries
-/// to acquire …", but also "command group dispatch"): only the repository's names can tell
-/// (`search::verbs`). Empty when the wording decides alone.
-pub(super) fn verbs_to_ask(raw: &str) -> Vec<String> {
-    if describes_behaviour(raw) {
-        return Vec::new();
+    if begins_object(tokens, object) {
+        return Wording::Behaviour {
+            verb: Some(word.to_string()),
+        };
     }
-    let tokens = tokens(raw);
-    let tokens = &tokens[after_condition(&tokens)..];
-    let [first, second, ..] = tokens else {
-        return Vec::new();
-    };
-    let word = first.word.as_str();
-    let asked = !first.stop
-        && !first.capitals
-        && !COMMANDS.contains(&word)
-        && can_be_verb(word)
-        && (begins_bare_object(second) || opens_complement(&second.word));
-    if !asked {
-        return Vec::new();
+    if !first.capitals && (begins_bare_object(second) || opens_complement(next)) {
+        return Wording::Ask {
+            word: word.to_string(),
+            forms: base_forms(word),
+        };
     }
-    base_forms(word)
+    Wording::Topic
 }
 
 /// The forms a verb may open a name with: itself, or a third person's base form. Names open
@@ -220,6 +222,17 @@ fn after_condition(tokens: &[Token]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn describes_behaviour(raw: &str) -> bool {
+        matches!(read(raw), Wording::Behaviour { .. })
+    }
+
+    fn verbs_to_ask(raw: &str) -> Vec<String> {
+        match read(raw) {
+            Wording::Ask { forms, .. } => forms,
+            _ => Vec::new(),
+        }
+    }
 
     #[test]
     fn not_verbs_are_sorted_for_binary_search() {
