@@ -80,15 +80,16 @@ fn has_manifest(db: &Db, branch: &str, dir: &str) -> Result<bool, StoreError> {
     Ok(false)
 }
 
-/// `LICENSE`, `COPYING.LIB`, `LICENCE-MIT`, `ICU-license.html`: a licence text, not code.
+/// `LICENSE`, `COPYING.LIB`, `LICENCE-MIT`, `ICU-license.html`, `fmt.license.rst`: a
+/// licence text, not code. Any part of the name counts, not only the part before its first
+/// dot: spdlog keeps its bundled copy of fmt beside `fmt.license.rst`.
 fn is_licence_file(path: &str) -> bool {
     if !LICENCE_LANGUAGES.contains(&Language::of_path(path)) {
         return false;
     }
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    let stem = name.split('.').next().unwrap_or(&name);
     let licence = |w: &str| w == "license" || w == "licence" || w == "copying";
-    stem.split(['-', '_']).any(licence)
+    name.split(['.', '-', '_']).any(licence)
 }
 
 #[cfg(test)]
@@ -104,6 +105,7 @@ mod tests {
             "x/LICENCE.txt",
             "x/license.md",
             "x/COPYING.LIB",
+            "include/spdlog/fmt/bundled/fmt.license.rst",
         ] {
             assert!(is_licence_file(p), "{p}");
         }
@@ -111,6 +113,7 @@ mod tests {
             "tests/test-license.py",
             "src/licenses.rs",
             "x/license.json",
+            "src/license.rs",
             "README",
         ] {
             assert!(!is_licence_file(p), "{p}");
