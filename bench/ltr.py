@@ -82,17 +82,19 @@ def search(binary, cwd, env, query, extra):
     return out, kind
 
 
-def collect_concept(binary, work):
+def collect_concept(binary, work, where=CONCEPT, sub="concept"):
+    """The concept set's questions (or, with `where`, a set of the same layout: the check set
+    in bench/concept-check, named `sub`) on the one-commit trees run.py left in `work`."""
     env = dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1", NO_COLOR="1")
-    for spec in json.load(open(os.path.join(CONCEPT, "repos.json"))):
-        ann = os.path.join(CONCEPT, "annotations", spec["name"] + ".json")
+    for spec in json.load(open(os.path.join(where, "repos.json"))):
+        ann = os.path.join(where, "annotations", spec["name"] + ".json")
         d = os.path.join(work, spec["name"])
         if not (os.path.exists(ann) and os.path.isdir(d)):
             continue
         for item in json.load(open(ann)):
             targets = [t if isinstance(t, str) else t["path"] for t in item.get("relevant", []) + item.get("secondary", [])]
             hits, kind = search(binary, d, env, item["query"], ["--no-index"])
-            yield {"set": "concept", "repo": spec["name"], "language": spec["language"], "query": item["query"],
+            yield {"set": "concept", "sub": sub, "repo": spec["name"], "language": spec["language"], "query": item["query"],
                    "origin": spec["url"].split("github.com/")[1].removesuffix(".git"),
                    "kind": kind, "targets": targets, "hits": hits}
 
@@ -247,12 +249,13 @@ def summarise(rows, orders):
     return out
 
 
-def concept_mean_over_languages(rows, orders):
-    """run.py's figure: per repository, then per language, then over languages."""
+def concept_mean_over_languages(rows, orders, sub="concept"):
+    """run.py's figure: per repository, then per language, then over languages (of the
+    concept set, or with `sub` of the check set)."""
     rep = collections.defaultdict(list)
     lang = {}
     for r, idx in zip(rows, orders):
-        if r["set"] == "concept":
+        if r["set"] == "concept" and r.get("sub", "concept") == sub:
             rep[r["repo"]].append(metrics(r, idx)["ndcg10"])
             lang[r["repo"]] = r["language"]
     by_lang = collections.defaultdict(list)
@@ -299,6 +302,7 @@ def main():
     c = sub.add_parser("collect")
     c.add_argument("--bin", required=True)
     c.add_argument("--concept-work")
+    c.add_argument("--concept-check-work", help="the work directory bench/concept_check.py left")
     c.add_argument("--shortq-work")
     c.add_argument("--shortq", action="append", default=[], metavar="SET=WORK",
                    help="one more short-question set and the work directory eval.py left for it "
@@ -320,6 +324,9 @@ def main():
             gens = []
             if a.concept_work:
                 gens.append(collect_concept(binary, a.concept_work))
+            if a.concept_check_work:
+                gens.append(collect_concept(binary, a.concept_check_work,
+                                            os.path.join(HERE, "concept-check"), "concept-check"))
             if a.shortq_work:
                 gens.append(collect_eval(binary, "shortq", a.shortq_work, a.mirrors))
             for spec in a.shortq:
@@ -357,8 +364,10 @@ def main():
         for m in a_[key]:
             if m != "n" and m in ("ndcg10", "line10", "line_mrr10", "mrr10"):
                 print(f"| {key} | {a_[key]['n']} | {m} | {a_[key][m]} | {b_[key][m]} |")
-    print(f"concept, mean over languages: today {concept_mean_over_languages(rows, today)}, "
-          f"held-out {concept_mean_over_languages(rows, held)}")
+    for sub in ("concept", "concept-check"):
+        if any(r.get("sub", "concept") == sub for r in rows if r["set"] == "concept"):
+            print(f"{sub}, mean over languages: today {concept_mean_over_languages(rows, today, sub)}, "
+                  f"held-out {concept_mean_over_languages(rows, held, sub)}")
     for i, w in enumerate(fitted):
         print(f"fold {i}: " + json.dumps({k: [round(x, 3) for x in v] for k, v in w.items()}))
     if a.rust or a.json:
