@@ -84,10 +84,13 @@ impl Reading {
     }
 
     /// Settle [`Reading::verbs_to_ask`]: a verb makes the question a description.
+    /// A word the names call a noun is no verb ([`Reading::verb`] is then `None`).
     pub fn settle_verb(&mut self, is_verb: bool) {
         let asked = !std::mem::take(&mut self.verbs_to_ask).is_empty();
         if asked && is_verb {
             self.describes_behaviour = true;
+        } else if asked {
+            self.verb = None;
         }
     }
 
@@ -175,7 +178,7 @@ mod tests {
         let mut noun = read("command group and subcommand dispatch");
         assert_eq!(noun.verbs_to_ask, ["command"]);
         noun.settle_verb(false);
-        assert!(!noun.describes_behaviour);
+        assert!(!noun.describes_behaviour && noun.verb.is_none());
         // Nothing asked: a verb found elsewhere changes nothing.
         let mut decided = read("how routes are registered");
         decided.settle_verb(true);
