@@ -57,17 +57,30 @@ fn push_words(out: &mut Vec<String>, piece: &str) {
     }
 }
 
+/// A question's word that can name a file (`keywords`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Keyword {
+    /// Lower-case, singular, letters and digits only.
+    pub word: String,
+    /// Written as one identifier of several words (`JsonToken`, `ZSTD_CCtx_s`): a path word
+    /// that is only its first part (`json/`, `zstd_trace.h`) does not hold it.
+    pub compound: bool,
+}
+
 /// The words of a question that can name a file: every token, whole (an identifier is not
 /// split: `JsonWriter` names `JsonWriter.cs`, not every `Json*` file), lower-case and
 /// singular, at least three characters, no stop words. Repeats count once.
-pub fn keywords(q: &Query) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+pub fn keywords(q: &Query) -> Vec<Keyword> {
+    let mut out: Vec<Keyword> = Vec::new();
     for tok in &q.tokens {
-        let w = squashed(last_segment(tok));
+        let name = last_segment(tok);
+        let w = squashed(name);
         if w.chars().count() >= 3 && !is_stop_word(&w) {
-            let w = singular(&w);
-            if !out.contains(&w) {
-                out.push(w);
+            let word = singular(&w);
+            let parts = split_identifier(name);
+            let compound = parts.iter().filter(|p| p.chars().count() > 1).count() > 1;
+            if !out.iter().any(|k| k.word == word) {
+                out.push(Keyword { word, compound });
             }
         }
     }
@@ -89,7 +102,7 @@ pub fn same_word(a: &str, b: &str) -> bool {
 
 /// The share of `keywords` that one of a path's `words` (`path_words`) matches (0 when
 /// there are none).
-pub fn share_held(keywords: &[String], words: &[String]) -> f64 {
+pub fn share_held(keywords: &[Keyword], words: &[String]) -> f64 {
     if keywords.is_empty() {
         return 0.0;
     }
@@ -97,9 +110,12 @@ pub fn share_held(keywords: &[String], words: &[String]) -> f64 {
     hit as f64 / keywords.len() as f64
 }
 
-/// Whether one of a path's `words` is `keyword`.
-fn holds(words: &[String], keyword: &str) -> bool {
-    words.iter().any(|w| same_word(keyword, w))
+/// Whether one of a path's `words` is `keyword`; a shorter word is only a compound's part.
+fn holds(words: &[String], keyword: &Keyword) -> bool {
+    let k = &keyword.word;
+    words
+        .iter()
+        .any(|w| same_word(k, w) && !(keyword.compound && w.len() < k.len()))
 }
 
 /// The question's topic: its first keyword that at most `max_share` of the candidate
@@ -109,12 +125,12 @@ fn holds(words: &[String], keyword: &str) -> bool {
 /// names the project or the part every answer sits in ("how Phoenix Endpoint supervises
 /// …", with most files in `lib/phoenix/`), so the next word is the topic. Among one or two
 /// candidates every word some path holds is too common: a topic needs files to choose from.
-pub fn topic<'k>(keywords: &'k [String], paths: &[&[String]], max_share: f64) -> Option<&'k str> {
+pub fn topic<'k>(keywords: &'k [Keyword], paths: &[&[String]], max_share: f64) -> Option<&'k str> {
     let most = max_share * paths.len() as f64;
     keywords
         .iter()
         .find(|k| paths.iter().filter(|ws| holds(ws, k)).count() as f64 <= most)
-        .map(String::as_str)
+        .map(|k| k.word.as_str())
 }
 
 /// Whether a file is named after `word`: its whole stem is that word, a different ending
@@ -341,12 +357,24 @@ mod tests {
     fn the_share_of_question_words_a_path_holds() {
         let q = prepare("stream log handler writes to files and streams").unwrap();
         let k = keywords(&q);
-        let held = |k: &[String], path: &str| share_held(k, &path_words(path));
+        let held = |k: &[Keyword], path: &str| share_held(k, &path_words(path));
         let stream = held(&k, "src/Monolog/Handler/StreamHandler.php");
         let other = held(&k, "src/Monolog/Formatter/LineFormatter.php");
         assert!(stream > 0.3 && other == 0.0, "{stream} {other}");
         let q = prepare("alias handling for field names").unwrap();
         assert!(held(&keywords(&q), "pydantic/aliases.py") > 0.0);
+        // An identifier's first word is not the identifier: `json/` does not hold `JsonToken`.
+        let k = keywords(&prepare("JsonToken").unwrap());
+        assert_eq!(held(&k, "core/json/ReaderBasedJsonParser.java"), 0.0);
+        assert_eq!(held(&k, "core/JsonToken.java"), 1.0);
+        assert_eq!(held(&k, "zstd/lib/zstd_trace.h"), 0.0);
+        assert_eq!(
+            held(
+                &keywords(&prepare("async_logger").unwrap()),
+                "async_logger-inl.h"
+            ),
+            1.0
+        );
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub struct Reading {
     /// The names it asks for (`search::evidence::names`).
     pub names: Names,
     /// Its words that can name a file (`search::evidence::keywords`).
-    pub keywords: Vec<String>,
+    pub keywords: Vec<evidence::Keyword>,
 }
 
 impl Reading {

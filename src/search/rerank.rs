@@ -20,7 +20,7 @@ use crate::store::ChunkRef;
 /// What the second stage knows of the question.
 pub(super) struct Evidence<'a> {
     /// The question's words that can name a file (`evidence::keywords`).
-    pub keywords: &'a [String],
+    pub keywords: &'a [evidence::Keyword],
     /// The names it asks for.
     pub names: &'a Names,
     /// Definitions on the branch whose name is one of those names (or, for a name ending
@@ -116,7 +116,7 @@ pub(super) fn rerank(
 /// The lift of each file, in shares of the best score: the share of the question's words
 /// its path holds, whether it is named after the question's topic, and its share of the
 /// best file's summed span scores.
-fn file_lifts(spans: &[Span], keywords: &[String]) -> HashMap<String, FileLift> {
+fn file_lifts(spans: &[Span], keywords: &[evidence::Keyword]) -> HashMap<String, FileLift> {
     let mut sum: HashMap<String, f64> = HashMap::new();
     for s in spans {
         *sum.entry(s.path.clone()).or_default() += s.score;
