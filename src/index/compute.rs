@@ -100,10 +100,12 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
     if !crashed_before {
         crashed::crash_for_tests(text);
     }
+    // C and C++ export macros blanked out for the grammar (`lang::export_macro`).
+    let parsed = crate::lang::export_macro::blanked(language, text);
     let (tree, mut note) = if crashed_before {
         (None, Some(crashed::NOTE.to_string()))
     } else {
-        match guard::check(language, text) {
+        match guard::check(language, &parsed) {
             Ok(tree) => (tree, None),
             Err(reason) => (None, Some(reason)),
         }
@@ -119,7 +121,7 @@ pub(super) fn compute_one(f: &WalkedFile, cfg: &IndexConfig, ledger: &Ledger) ->
         // file with a tags query always has the guard's tree (same grammar).
         let tagged = tree
             .filter(|_| cut_as.tags_query().is_some())
-            .map(|tree| tagger.symbols_in(cut_as, text, &tree));
+            .map(|tree| tagger.symbols_in(cut_as, text, &parsed, &tree));
         let limit = crate::lang::chunk::split_time(text.len());
         let (pieces, slow) = chunker.chunk_within(cut_as, text, limit);
         if slow && note.is_none() {

@@ -142,8 +142,11 @@ pub fn definitions(text: &str) -> Vec<Symbol> {
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
         if let Some(c) = keyword_line().captures(trimmed) {
-            let name = last_part(&c[2]);
-            found.push((i, indent, name.to_string(), kind_of(&c[1])));
+            let after = c.get(2).map_or("", |m| &trimmed[m.end()..]);
+            if !names_a_type_in_use(&c[1], &c[2], after) {
+                let name = last_part(&c[2]);
+                found.push((i, indent, name.to_string(), kind_of(&c[1])));
+            }
         } else if let Some(c) = shell_line().captures(trimmed) {
             let name = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
             if !matches!(name, "if" | "while" | "for" | "until" | "case") {
@@ -169,6 +172,24 @@ pub fn definitions(text: &str) -> Vec<Symbol> {
             doc: super::doc::doc_comment(&lines, *i + 1, false),
         })
         .collect()
+}
+
+/// Whether a C-family line names a type rather than defining it, by what follows the name:
+/// a declaration without a body (`struct ZSTD_CCtx_s;`, `class Logger;`) or the type of a
+/// field, parameter or variable (`struct ZSTD_CCtx_s const* cctx;`, `enum mode m`). A
+/// header that the grammar could not parse whole has one of each for every struct it
+/// passes around, and each took the lookup of the struct's name from its definition. A
+/// unit struct of Rust (`struct Marker;`) is lost with them, in such a file only. C's
+/// `typedef struct {` names no type on its line (the keyword line read `struct` as one).
+fn names_a_type_in_use(keyword: &str, name: &str, after: &str) -> bool {
+    let next = after.trim_start().chars().next();
+    match keyword {
+        "typedef" => matches!(name, "struct" | "enum" | "union"),
+        "struct" | "enum" => next
+            .is_some_and(|c| c == ';' || c == '*' || c == '&' || c == '_' || c.is_alphanumeric()),
+        "class" => next == Some(';'),
+        _ => false,
+    }
 }
 
 /// The last part of a qualified name (`M.helper`, `Picker:find`, `Phoenix.Channel`): the
@@ -254,6 +275,18 @@ mod tests {
             ("Channel", "module")
         );
         assert_eq!((got[1].0.as_str(), got[1].1.as_str()), ("join", "function"));
+    }
+
+    #[test]
+    fn a_struct_named_in_a_declaration_is_not_defined_there() {
+        let c = "struct ZSTD_CCtx_s;\ntypedef struct {\n    struct ZSTD_CCtx_s const* cctx;\n    struct ZSTD_CCtx_s *next;\n} T;\nvoid f(struct ZSTD_CCtx_s const* cctx);\nclass Logger;\nstruct ZSTD_CCtx_s {\n    int level;\n};\nenum mode m;\nenum mode { A };\n";
+        let got = names(c);
+        let found: Vec<(&str, u32)> = got.iter().map(|g| (g.0.as_str(), g.2)).collect();
+        assert_eq!(found, [("ZSTD_CCtx_s", 8), ("mode", 12)]);
+        let swift =
+            "struct Point: Codable {\n}\nenum Kind: Int {\n}\nclass Base extends Object {\n}\n";
+        let found: Vec<String> = names(swift).into_iter().map(|g| g.0).collect();
+        assert_eq!(found, ["Point", "Kind", "Base"]);
     }
 
     #[test]

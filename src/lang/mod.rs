@@ -10,6 +10,7 @@
 pub mod bash;
 pub mod chunk;
 mod doc;
+pub mod export_macro;
 pub mod guard;
 pub mod keyword_defs;
 mod kind;

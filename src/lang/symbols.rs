@@ -34,19 +34,28 @@ impl Tagger {
         let Some(grammar) = language.grammar() else {
             return Vec::new();
         };
+        let parsed = super::export_macro::blanked(language, text);
         let mut parser = tree_sitter::Parser::new();
         let tree = parser
             .set_language(&grammar)
             .ok()
-            .and_then(|_| parser.parse(text, None));
+            .and_then(|_| parser.parse(parsed.as_ref(), None));
         match tree {
-            Some(tree) => self.symbols_in(language, text, &tree),
+            Some(tree) => self.symbols_in(language, text, &parsed, &tree),
             None => Vec::new(),
         }
     }
 
-    /// Definitions in `text` of `language`, already parsed into `tree` with its grammar.
-    pub fn symbols_in(&mut self, language: Language, text: &str, tree: &Tree) -> Vec<Symbol> {
+    /// Definitions in `text` of `language`, whose grammar parsed `parsed` into `tree`:
+    /// `text` itself, or as `lang::export_macro` blanks it (the same length, so the tags'
+    /// offsets hold in both; names and signatures are read from `text`).
+    pub fn symbols_in(
+        &mut self,
+        language: Language,
+        text: &str,
+        parsed: &str,
+        tree: &Tree,
+    ) -> Vec<Symbol> {
         let config = self.configs.entry(language).or_insert_with(|| {
             let grammar = language.grammar()?;
             let query = language.definitions_query()?;
@@ -57,18 +66,18 @@ impl Tagger {
         let Some((config, roles)) = config.as_ref() else {
             return Vec::new();
         };
-        let source = text.as_bytes();
+        let source = parsed.as_bytes();
         let tags = tagrun::tags(config, roles, &mut self.cursor, tree, source);
         #[cfg(test)]
         tagrun::assert_same_as_generate_tags(config, source, &tags);
         let has_error = tree.root_node().has_error();
         let lines: Vec<&str> = text.lines().collect();
         let dashes = language.dash_comments();
-        let newlines = newline_offsets(source);
+        let newlines = newline_offsets(text.as_bytes());
         let line_of = |byte: usize| line_of(&newlines, byte);
         let mut out = Vec::new();
         for tag in tags {
-            if !tag.is_definition {
+            if !tag.is_definition || only_declares(language, tree, tag.range.clone()) {
                 continue;
             }
             let Some(name) = text.get(tag.name_range.clone()) else {
@@ -100,7 +109,7 @@ impl Tagger {
             out = merge_clauses(out);
         }
         if has_error {
-            out = with_keyword_definitions(out, text);
+            out = with_keyword_definitions(out, text, parsed);
         }
         out
     }
@@ -142,6 +151,25 @@ fn whole_definition(language: Language, tree: &Tree, range: Range<usize>) -> Ran
     range
 }
 
+/// Whether a C or C++ tag is a type declared without its body: `class thread_pool;`, a
+/// field's `enum mode m;`. C++'s tags query takes every `class_specifier` for a definition
+/// (C's asks for a struct's body), and such a line in every header that passes the class
+/// around took the lookup of its name from the definition.
+fn only_declares(language: Language, tree: &Tree, range: Range<usize>) -> bool {
+    if !matches!(language, Language::C | Language::Cpp) {
+        return false;
+    }
+    let node = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end);
+    node.is_some_and(|n| {
+        matches!(
+            n.kind(),
+            "class_specifier" | "struct_specifier" | "union_specifier" | "enum_specifier"
+        ) && n.child_by_field_name("body").is_none()
+    })
+}
+
 /// `node`, or the template declarations around it.
 fn with_template(mut node: Node<'_>) -> Node<'_> {
     while let Some(parent) = node.parent().filter(|p| p.kind() == "template_declaration") {
@@ -153,13 +181,22 @@ fn with_template(mut node: Node<'_>) -> Node<'_> {
 /// A file the grammar could not parse whole (newer syntax, a macro it does not know) loses
 /// the definitions past the error: `interface Channel` at line 1,275 of kotlinx's
 /// `Channel.kt`. The keyword definitions (`lang::keyword_defs`) on lines the tags did not
-/// cover are added, so a name is still found where it is defined.
-fn with_keyword_definitions(mut tags: Vec<Symbol>, text: &str) -> Vec<Symbol> {
+/// cover are added, so a name is still found where it is defined. They are read from the
+/// text the grammar parsed (`class SPDLOG_API async_logger` in a C++ header that C's grammar
+/// parsed is `async_logger`), their signatures from the file.
+fn with_keyword_definitions(mut tags: Vec<Symbol>, text: &str, parsed: &str) -> Vec<Symbol> {
     let tagged: std::collections::HashSet<u32> = tags.iter().map(|s| s.start_line).collect();
+    let lines: Vec<&str> = text.lines().collect();
     tags.extend(
-        super::keyword_defs::definitions(text)
+        super::keyword_defs::definitions(parsed)
             .into_iter()
-            .filter(|s| !tagged.contains(&s.start_line)),
+            .filter(|s| !tagged.contains(&s.start_line))
+            .map(|mut s| {
+                if let Some(line) = lines.get(s.start_line as usize - 1) {
+                    s.signature = line.trim().chars().take(MAX_SIGNATURE).collect();
+                }
+                s
+            }),
     );
     tags.sort_by_key(|s| s.start_line);
     tags

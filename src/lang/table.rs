@@ -77,18 +77,25 @@ impl Language {
     /// The grammar's whole tags query (definitions and references) of a language we parse,
     /// or ours (`queries/*.scm`, definitions only) where the grammar ships none, one
     /// tree-sitter-tags refuses, or one that misses or misplaces definitions. TypeScript's
-    /// query only adds to JavaScript's, as the grammar does. Indexing uses
+    /// query only adds to JavaScript's, as the grammar does; Java's and TypeScript's get
+    /// the kinds of definition theirs leave out (`queries/*_more.scm`: enums, records, type
+    /// aliases). Indexing uses
     /// [`Language::definitions_query`].
     pub fn tags_query(self) -> Option<String> {
         Some(match self {
             Language::Rust => tree_sitter_rust::TAGS_QUERY.to_string(),
             Language::Python => tree_sitter_python::TAGS_QUERY.to_string(),
             Language::Go => tree_sitter_go::TAGS_QUERY.to_string(),
-            Language::Java => tree_sitter_java::TAGS_QUERY.to_string(),
-            Language::TypeScript | Language::Tsx => format!(
+            Language::Java => format!(
                 "{}\n{}",
+                tree_sitter_java::TAGS_QUERY,
+                include_str!("queries/java_more.scm")
+            ),
+            Language::TypeScript | Language::Tsx => format!(
+                "{}\n{}\n{}",
                 tree_sitter_javascript::TAGS_QUERY,
-                tree_sitter_typescript::TAGS_QUERY
+                tree_sitter_typescript::TAGS_QUERY,
+                include_str!("queries/typescript_more.scm")
             ),
             Language::JavaScript => tree_sitter_javascript::TAGS_QUERY.to_string(),
             Language::C => tree_sitter_c::TAGS_QUERY.to_string(),

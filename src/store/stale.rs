@@ -1,6 +1,7 @@
-//! Contents whose definitions an older build read wrong (`stale_definitions`, schema version
-//! 12: C and C++ functions as their declarator's line). An index run computes each one again
-//! where it meets a file of it; storing it again, or trying once, forgets it.
+//! Contents whose definitions an older build read wrong (`stale_definitions`: schema version
+//! 12, C and C++ functions as their declarator's line; 13, Java's and TypeScript's enums and
+//! type aliases missing, a C struct's uses taken for definitions). An index run computes each
+//! one again where it meets a file of it; storing it again, or trying once, forgets it.
 
 use std::collections::HashSet;
 

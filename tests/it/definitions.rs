@@ -1,5 +1,6 @@
 //! Definitions' lines as the index stores them, and an older index brought up to date: C's
-//! and C++'s tags name a function by its declarator, one line, until schema version 12.
+//! and C++'s tags name a function by its declarator, one line, until schema version 12;
+//! Java's enums are no definitions until version 13.
 
 use crate::common::TestRepo;
 
@@ -172,4 +173,55 @@ fn a_description_finds_the_function_whose_name_abbreviates_its_words() {
             .any(|(p, a, b)| p == "src/table.rs" && *a <= first && first <= *b),
         "get_mut at {first}: {places:?}"
     );
+}
+
+const JSON_TOKEN: &str = "package core;
+
+/** The kinds of token a parser returns. */
+public enum JsonToken {
+    START_OBJECT,
+    END_OBJECT;
+}
+";
+
+/// A Java enum is a definition (tree-sitter-java's tags query leaves enums out): its name
+/// finds `public enum JsonToken` first, before the parser that uses it on every line. An
+/// index an older build wrote, which has no such definition, gets it on its next run, which
+/// computes the Java files again and embeds nothing again.
+#[test]
+fn a_java_enum_is_a_definition_and_an_older_index_learns_it() {
+    let user = format!(
+        "package core.json;\n\nclass JsonParser {{\n{}}}\n",
+        "    JsonToken next(JsonToken t) { return JsonToken.END_OBJECT; }\n".repeat(8)
+    );
+    let repo = TestRepo::with_files(&[
+        ("src/core/JsonToken.java", JSON_TOKEN),
+        ("src/core/json/JsonParser.java", &user),
+    ]);
+    repo.embed_locally();
+    repo.index(&["--wait"]);
+    let whole = (
+        4,
+        7,
+        Some("The kinds of token a parser returns.".to_string()),
+    );
+    assert_eq!(lines_of(&repo, "JsonToken"), whole);
+    assert_eq!(
+        repo.hit_paths("JsonToken", &[])[0],
+        "src/core/JsonToken.java"
+    );
+
+    // What schema version 12 held: no enum.
+    let db = repo.path().join(".git/codesearch/meta.sqlite");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "DELETE FROM snippets WHERE name = 'JsonToken'; DELETE FROM schema_version WHERE version > 12;",
+    )
+    .unwrap();
+    drop(conn);
+    let run = repo.index(&["--wait"]);
+    assert_eq!(run["stats"]["compute"], 2, "{run}");
+    assert_eq!(run["stats"]["embedded"], 0, "{run}");
+    assert_eq!(lines_of(&repo, "JsonToken"), whole);
+    assert_eq!(repo.index(&[])["noop"], true);
 }

@@ -296,3 +296,71 @@ fn cpp_methods_and_functions_span_their_bodies() {
         ]
     );
 }
+
+#[test]
+fn java_enums_records_and_annotation_types_are_definitions() {
+    let src = r#"package com.example;
+
+/** The kinds of token a parser returns. */
+public enum JsonToken {
+    START_OBJECT,
+    END_OBJECT;
+
+    public boolean isStructStart() { return this == START_OBJECT; }
+}
+
+record Point(int x, int y) {}
+
+@interface Marker {}
+
+class Parser {
+    JsonToken next() { return null; }
+}
+"#;
+    let syms = Tagger::default().symbols(Language::Java, src);
+    assert_eq!(
+        outline(&syms),
+        [
+            ("JsonToken", "enum", 4),
+            ("isStructStart", "method", 8),
+            ("Point", "class", 11),
+            ("Marker", "interface", 13),
+            ("Parser", "class", 15),
+            ("next", "method", 16),
+        ],
+    );
+    assert_eq!(syms[0].end_line, 9);
+}
+
+#[test]
+fn typescript_type_aliases_and_enums_are_definitions() {
+    let src = "export type Reducer<S> = (state: S) => S;\n\nexport enum Direction {\n  Up,\n  Down,\n}\n\ninterface Store {}\n";
+    let syms = Tagger::default().symbols(Language::TypeScript, src);
+    assert_eq!(
+        outline(&syms),
+        [
+            ("Reducer", "type", 1),
+            ("Direction", "enum", 3),
+            ("Store", "interface", 8),
+        ],
+    );
+}
+
+#[test]
+fn a_cpp_class_behind_an_export_macro_is_named_by_its_own_name() {
+    let src = "namespace spdlog {\nclass thread_pool;\n\nclass SPDLOG_API async_logger final : public std::enable_shared_from_this<async_logger>,\n                                      public logger {\n    friend class details::thread_pool;\n\npublic:\n    async_logger(std::string name);\n    void flush_();\n};\n\nstruct SPDLOG_API source_loc {\n    int line;\n};\n}  // namespace spdlog\n";
+    let syms = Tagger::default().symbols(Language::Cpp, src);
+    // Not `SPDLOG_API` twice, and not the declaration `class thread_pool;`.
+    assert_eq!(
+        spans(&syms),
+        [
+            ("async_logger", "class", 4, 11),
+            ("async_logger", "function", 9, 9),
+            ("flush_", "function", 10, 10),
+            ("source_loc", "class", 13, 15),
+        ]
+    );
+    assert!(syms[0]
+        .signature
+        .starts_with("class SPDLOG_API async_logger final"));
+}

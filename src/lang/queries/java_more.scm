@@ -1,0 +1,11 @@
+; Definitions tree-sitter-java's tags query leaves out, added to it (`Language::tags_query`):
+; an enum, a record or an annotation type is looked up by its name as a class is
+; (`JsonToken` is `public enum JsonToken`).
+(enum_declaration
+  name: (identifier) @name) @definition.enum
+
+(record_declaration
+  name: (identifier) @name) @definition.class
+
+(annotation_type_declaration
+  name: (identifier) @name) @definition.interface
