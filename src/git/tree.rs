@@ -244,6 +244,12 @@ impl Repo {
         Ok(out)
     }
 
+    /// Whether this clone holds object `id` (a partial clone lacks the blobs it has not
+    /// needed yet).
+    pub fn has_object(&self, id: gix::ObjectId) -> bool {
+        self.repo.has_object(id)
+    }
+
     /// The size of a blob, from its object header: the bytes are not read.
     pub fn blob_size(&self, id: gix::ObjectId) -> Result<u64, GitError> {
         let header = self

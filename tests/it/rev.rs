@@ -368,3 +368,29 @@ fn a_tree_that_doubles_twenty_times_is_cut_not_walked() {
     eprintln!("doubling tree: {took:?}, peak {rss} KiB, {files} files");
     assert!(rss < 300 * 1024, "peak {rss} KiB");
 }
+
+/// A partial clone (`git clone --filter=blob:limit=1m`) lacks the blobs it has not needed:
+/// indexing a revision leaves such a file out, with the reason, and indexes the rest, where
+/// it failed the run naming the blob as a revision. A missing tree still fails it (the test
+/// above): a directory's files cannot be listed.
+#[test]
+fn a_blob_a_partial_clone_lacks_is_left_out_and_the_rest_indexed() {
+    let repo = TestRepo::with_files(&[
+        ("src/ok.rs", "pub fn present_blob_marker() {}\n"),
+        ("data/big.json", "{\"absent\": \"absent_blob_marker\"}\n"),
+    ]);
+    let blob = repo.git(&["rev-parse", "HEAD:data/big.json"]);
+    let blob = blob.trim();
+    let object = repo
+        .path()
+        .join(".git/objects")
+        .join(&blob[..2])
+        .join(&blob[2..]);
+    std::fs::remove_file(&object).unwrap();
+    let run = repo.index(&["--rev", "HEAD"]);
+    assert_eq!(run["stats"]["skipped"], 1, "{run}");
+    assert_eq!(
+        repo.hit_paths("present_blob_marker", &["--rev", "HEAD", "--no-index"])[0],
+        "src/ok.rs"
+    );
+}
