@@ -26,6 +26,7 @@ baseline.
       --issues-work /tmp/evi-head --mirrors /work/.mirror --out /tmp/ltr.jsonl \\
       [--shortq /tmp/sc.jsonl=/tmp/evk --shortq /tmp/big.jsonl=/tmp/evb ...]
   python3 bench/ltr.py fit /tmp/ltr.jsonl [--kinds name,topic,issue] [--rust src/search/learned_table.rs]
+  python3 bench/ltr.py fit /tmp/ltr.jsonl --ablate --kinds topic   # each group weighed 0 / 0.5 / 2
 
 The description row (`behaviour`) was refitted on five short-question sets in the
 thirty-third session (bench/RESULTS.md): refit it with those (`collect --shortq ...`, `fit
@@ -296,6 +297,37 @@ def rust_table(weights):
     return "\n".join(lines) + "\n"
 
 
+def set_figures(rows, orders):
+    """Each set's figure under `orders`: the concept sets' mean over languages, the others'
+    mean objective (a short set's or the issues' file nDCG@10 and line MRR@10), by `sub`."""
+    out = {}
+    for sub in ("concept", "concept-check"):
+        out[sub] = concept_mean_over_languages(rows, orders, sub)
+    by = collections.defaultdict(list)
+    for r, idx in zip(rows, orders):
+        if r["set"] != "concept":
+            by[r.get("sub", r["set"])].append(objective(r, idx))
+    out.update({k: statistics.mean(v) for k, v in by.items()})
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def ablate(rows, kinds):
+    """Per kind and feature group: each set's figure with that group weighed 0 (and 0.5,
+    2), less today's. A rule fitted to some repositories loses there and not elsewhere."""
+    today = set_figures(rows, [order(r, START) for r in rows])
+    print("today: " + json.dumps({k: round(v, 4) for k, v in today.items()}))
+    for kind in kinds:
+        mine = [r for r in rows if r["kind"] == kind]
+        for g, name in enumerate(GROUPS):
+            if not any(x[g] for r in mine for x in r["x"]):
+                continue
+            for m in (0.0, 0.5, 2.0):
+                w = START[:]
+                w[g] = m
+                s = set_figures(rows, [order(r, w if r["kind"] == kind else START) for r in rows])
+                print(f"{kind} {name} x{m}: " + json.dumps({k: round(s[k] - today[k], 4) for k in today}))
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -314,6 +346,9 @@ def main():
     f.add_argument("data")
     f.add_argument("--rust")
     f.add_argument("--json")
+    f.add_argument("--ablate", action="store_true",
+                   help="instead of fitting: each set's figure with each group of the kinds weighed "
+                        "0, 0.5 and 2, against today's")
     f.add_argument("--kinds", default=",".join(KINDS),
                    help="the rows to refit (the others keep theirs), e.g. behaviour: a topic's "
                         "refit moves the concept set, which only a real run judges")
@@ -345,6 +380,9 @@ def main():
     unknown = set(kinds) - set(KINDS)
     if unknown:
         raise SystemExit(f"unknown kinds {sorted(unknown)}: {KINDS}")
+    if a.ablate:
+        ablate(rows, kinds)
+        return
     fold = folds(rows)
     today = [order(r, START) for r in rows]
     held = [None] * len(rows)
