@@ -1,6 +1,7 @@
 //! Definitions' lines as the index stores them, and an older index brought up to date: C's
 //! and C++'s tags name a function by its declarator, one line, until schema version 12;
-//! Java's enums are no definitions until version 13.
+//! Java's enums are no definitions, and a tenth of a file's lines over the length limit skip
+//! it, until version 13.
 
 use crate::common::TestRepo;
 
@@ -224,4 +225,41 @@ fn a_java_enum_is_a_definition_and_an_older_index_learns_it() {
     assert_eq!(run["stats"]["embedded"], 0, "{run}");
     assert_eq!(lines_of(&repo, "JsonToken"), whole);
     assert_eq!(repo.index(&[])["noop"], true);
+}
+
+/// A hand-written file with a table of embedded data beside its code (under a quarter of its
+/// lines over the length limit) is indexed, where a tenth made it junk; schema version 13
+/// forgets the stat of the files an older build skipped for long lines, so that the next run
+/// reads them again rather than trusting its cache.
+#[test]
+fn a_file_of_embedded_icons_is_indexed_and_an_older_skip_is_checked_again() {
+    let path = format!(
+        "M8 .25a.75.75 0 01.673.418{}",
+        " l1.8 fill-rule evenodd".repeat(20)
+    );
+    let icons = format!(
+        "// The card icons.\nconst icons = {{\n{}{}}};\nexport function iconFor(name) {{ return icons[name]; }}\n",
+        "  fork: null,\n".repeat(30),
+        format!("  star: `<path d=\"{path}\"/>`,\n").repeat(8)
+    );
+    let repo = TestRepo::with_files(&[("src/common/icons.js", &icons)]);
+    repo.index(&[]);
+    assert_eq!(repo.hit_paths("iconFor", &[])[0], "src/common/icons.js");
+
+    // What an older build left: the file skipped for its long lines, its stat cached.
+    let db = repo.path().join(".git/codesearch/meta.sqlite");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "UPDATE catalog SET mtime_ns = 1700000000000000000,
+             skip_reason = '8 of 42 lines too long, the longest 534 characters (minified or generated?)';
+         DELETE FROM schema_version WHERE version > 12;",
+    )
+    .unwrap();
+    drop(conn);
+    repo.status(&[]);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mtime: i64 = conn
+        .query_row("SELECT mtime_ns FROM catalog", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mtime, 0, "the stat is forgotten");
 }
