@@ -113,21 +113,25 @@ fn read_blob(
     known: &HashSet<String>,
     cfg: &IndexConfig,
 ) -> Result<Blob, IndexError> {
-    if !repo.has_object(id) {
+    let size = match repo.blob_size(id) {
+        Ok(size) => size,
         // A partial clone (`git clone --filter=blob:limit=1m`) lacks the blobs it has not
         // needed, which git fetches when a checkout asks: the file is left out, with the
         // reason, rather than failing the run. Named by its object id, so that it is read once
-        // the clone has it.
-        return Ok(Blob {
-            size: 0,
-            hash: crate::util::sha256_hex(format!("missing:{id}").as_bytes()),
-            skip: Some(
-                SkipReason::Unreadable(format!("blob {id} is not in this clone")).to_string(),
-            ),
-            bytes: None,
-        });
-    }
-    let size = repo.blob_size(id)?;
+        // the clone has it. (Asked only when the header cannot be read: every other blob
+        // costs one lookup, as before.)
+        Err(_) if !repo.has_object(id) => {
+            return Ok(Blob {
+                size: 0,
+                hash: crate::util::sha256_hex(format!("missing:{id}").as_bytes()),
+                skip: Some(
+                    SkipReason::Unreadable(format!("blob {id} is not in this clone")).to_string(),
+                ),
+                bytes: None,
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
     if size > cfg.max_file_size {
         // Named by its size and object id, as a large work-tree file is by its size and
         // mtime: its bytes are never read.

@@ -109,7 +109,7 @@ impl Tagger {
             out = merge_clauses(out);
         }
         if has_error {
-            out = with_keyword_definitions(out, text, parsed);
+            out = with_keyword_definitions(out, &lines, parsed);
         }
         out
     }
@@ -183,10 +183,9 @@ fn with_template(mut node: Node<'_>) -> Node<'_> {
 /// `Channel.kt`. The keyword definitions (`lang::keyword_defs`) on lines the tags did not
 /// cover are added, so a name is still found where it is defined. They are read from the
 /// text the grammar parsed (`class SPDLOG_API async_logger` in a C++ header that C's grammar
-/// parsed is `async_logger`), their signatures from the file.
-fn with_keyword_definitions(mut tags: Vec<Symbol>, text: &str, parsed: &str) -> Vec<Symbol> {
+/// parsed is `async_logger`), their signatures from the file's `lines`.
+fn with_keyword_definitions(mut tags: Vec<Symbol>, lines: &[&str], parsed: &str) -> Vec<Symbol> {
     let tagged: std::collections::HashSet<u32> = tags.iter().map(|s| s.start_line).collect();
-    let lines: Vec<&str> = text.lines().collect();
     tags.extend(
         super::keyword_defs::definitions(parsed)
             .into_iter()
