@@ -139,12 +139,7 @@ fn an_unreadable_tree_of_a_revision_is_named_as_such() {
     // Lose the object of one tree of HEAD (a damaged or partial clone).
     let tree = repo.git(&["rev-parse", "HEAD:src/deep"]);
     let tree = tree.trim();
-    let object = repo
-        .path()
-        .join(".git/objects")
-        .join(&tree[..2])
-        .join(&tree[2..]);
-    std::fs::remove_file(&object).unwrap();
+    std::fs::remove_file(loose_object(&repo, tree)).unwrap();
     let out = repo.run(&["index", "--rev", "HEAD"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -159,13 +154,17 @@ fn an_unreadable_tree_of_a_revision_is_named_as_such() {
     assert!(err.contains(tree), "{err}");
 }
 
-/// A loose object cut short: its header (type and size) still reads, its bytes do not.
-fn truncate_object(repo: &TestRepo, id: &str, keep: usize) {
-    let path = repo
-        .path()
+/// The file of loose object `id`.
+fn loose_object(repo: &TestRepo, id: &str) -> std::path::PathBuf {
+    repo.path()
         .join(".git/objects")
         .join(&id[..2])
-        .join(&id[2..]);
+        .join(&id[2..])
+}
+
+/// A loose object cut short: its header (type and size) still reads, its bytes do not.
+fn truncate_object(repo: &TestRepo, id: &str, keep: usize) {
+    let path = loose_object(repo, id);
     let bytes = std::fs::read(&path).unwrap();
     let mut perms = std::fs::metadata(&path).unwrap().permissions();
     #[allow(clippy::permissions_set_readonly_false)]
@@ -380,13 +379,7 @@ fn a_blob_a_partial_clone_lacks_is_left_out_and_the_rest_indexed() {
         ("data/big.json", "{\"absent\": \"absent_blob_marker\"}\n"),
     ]);
     let blob = repo.git(&["rev-parse", "HEAD:data/big.json"]);
-    let blob = blob.trim();
-    let object = repo
-        .path()
-        .join(".git/objects")
-        .join(&blob[..2])
-        .join(&blob[2..]);
-    std::fs::remove_file(&object).unwrap();
+    std::fs::remove_file(loose_object(&repo, blob.trim())).unwrap();
     let run = repo.index(&["--rev", "HEAD"]);
     assert_eq!(run["stats"]["skipped"], 1, "{run}");
     assert_eq!(
