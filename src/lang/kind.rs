@@ -92,6 +92,15 @@ impl SymbolKind {
             SymbolKind::Other(o) => o.as_str(),
         }
     }
+
+    /// Whether search reads definitions of this kind for an exact name only (the query
+    /// `MERGE_MAX_LINES`, or a question naming it), never for the words of a description or
+    /// a name's prefix. A constant's name says what value it holds, not what code does: as
+    /// definitions read like any other, C's macros and Rust's constants answered descriptions
+    /// in every language's words (bench/RESULTS.md, thirty-sixth session).
+    pub fn is_lookup_only(&self) -> bool {
+        *self == SymbolKind::Constant
+    }
 }
 
 impl fmt::Display for SymbolKind {

@@ -79,27 +79,37 @@ impl Language {
     /// tree-sitter-tags refuses, or one that misses or misplaces definitions. TypeScript's
     /// query only adds to JavaScript's, as the grammar does; Java's and TypeScript's get
     /// the kinds of definition theirs leave out (`queries/*_more.scm`: enums, records, type
-    /// aliases). Indexing uses
+    /// aliases), and each of Rust, Go, C, C++, Java, JavaScript and TypeScript its constants. Indexing uses
     /// [`Language::definitions_query`].
     pub fn tags_query(self) -> Option<String> {
+        // The grammars' own queries, then ours adding what they leave out.
+        const JS: &str = tree_sitter_javascript::TAGS_QUERY;
+        const JS_MORE: &str = include_str!("queries/javascript_more.scm");
+        const C_MORE: &str = include_str!("queries/c_more.scm");
+        let join = |parts: &[&str]| parts.join("\n");
         Some(match self {
-            Language::Rust => tree_sitter_rust::TAGS_QUERY.to_string(),
+            Language::Rust => join(&[
+                tree_sitter_rust::TAGS_QUERY,
+                include_str!("queries/rust_more.scm"),
+            ]),
             Language::Python => tree_sitter_python::TAGS_QUERY.to_string(),
-            Language::Go => tree_sitter_go::TAGS_QUERY.to_string(),
-            Language::Java => format!(
-                "{}\n{}",
+            Language::Go => join(&[
+                tree_sitter_go::TAGS_QUERY,
+                include_str!("queries/go_more.scm"),
+            ]),
+            Language::Java => join(&[
                 tree_sitter_java::TAGS_QUERY,
-                include_str!("queries/java_more.scm")
-            ),
-            Language::TypeScript | Language::Tsx => format!(
-                "{}\n{}\n{}",
-                tree_sitter_javascript::TAGS_QUERY,
+                include_str!("queries/java_more.scm"),
+            ]),
+            Language::TypeScript | Language::Tsx => join(&[
+                JS,
                 tree_sitter_typescript::TAGS_QUERY,
-                include_str!("queries/typescript_more.scm")
-            ),
-            Language::JavaScript => tree_sitter_javascript::TAGS_QUERY.to_string(),
-            Language::C => tree_sitter_c::TAGS_QUERY.to_string(),
-            Language::Cpp => tree_sitter_cpp::TAGS_QUERY.to_string(),
+                include_str!("queries/typescript_more.scm"),
+                JS_MORE,
+            ]),
+            Language::JavaScript => join(&[JS, JS_MORE]),
+            Language::C => join(&[tree_sitter_c::TAGS_QUERY, C_MORE]),
+            Language::Cpp => join(&[tree_sitter_cpp::TAGS_QUERY, C_MORE]),
             Language::Ruby => tree_sitter_ruby::TAGS_QUERY.to_string(),
             Language::R => tree_sitter_r::TAGS_QUERY.to_string(),
             Language::Php => include_str!("queries/php.scm").to_string(),

@@ -34,7 +34,7 @@ pub fn name_matches(
     if wanted.words.is_empty() || hashes.is_empty() {
         return Ok(Vec::new());
     }
-    let defs = db.symbols().definitions_of(hashes)?;
+    let defs = named_by_words(db.symbols().definitions_of(hashes)?);
     tracing::debug!(
         definitions = defs.len(),
         contents = hashes.len(),
@@ -52,6 +52,13 @@ pub fn name_matches(
         .flatten()
         .filter(|c| seen.insert(c.id.clone()))
         .collect())
+}
+
+/// The definitions a name's words may find: not a constant, found by its exact name only
+/// (`SymbolKind::is_lookup_only`).
+fn named_by_words(mut defs: Vec<SymbolHit>) -> Vec<SymbolHit> {
+    defs.retain(|d| !d.kind.is_lookup_only());
+    defs
 }
 
 /// The chunk that holds the definition's first line.
@@ -290,6 +297,27 @@ mod tests {
             .map(|d| d.name.as_str())
             .collect();
         assert_eq!(ranked, ["PropertyName", "GetPropertyName"]);
+    }
+
+    #[test]
+    fn a_constant_is_never_read_for_a_description() {
+        let constant = SymbolHit {
+            kind: SymbolKind::Constant,
+            ..def("MAX_NESTING_DEPTH", 1)
+        };
+        let cx_defs = vec![constant, def("checkNestingDepth", 10)];
+        let read = named_by_words(cx_defs.clone());
+        let q = crate::search::prepare("Fails when nesting depth goes past the max").unwrap();
+        let names: Vec<&str> = rank(&read, &wanted(&q, Kind::Behaviour))
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(names, ["checkNestingDepth"]);
+        // Without the filter the constant, whose every word the description holds, led.
+        assert_eq!(
+            rank(&cx_defs, &wanted(&q, Kind::Behaviour))[0].name,
+            "MAX_NESTING_DEPTH"
+        );
     }
 
     #[test]

@@ -283,8 +283,8 @@ fn capitalised(tok: &str) -> bool {
 
 /// How much a definition of `kind` named `name` answers a query that writes the name as
 /// `written`: a type or module more than a function, a function more than a property or
-/// constant of that name (`Channel` asks for `interface Channel`, not `val channel`), the
-/// type itself more than an extension of it, and
+/// constant of that name (`Channel` asks for `interface Channel`, not `val channel`) but for
+/// a constant's name written in its capitals (`MAX_DEPTH`), the type itself more than an extension of it, and
 /// a name written with capitals is matched in its case first.
 pub fn definition_weight(kind: &SymbolKind, name: &str, written: &str) -> f64 {
     use SymbolKind as K;
@@ -293,6 +293,12 @@ pub fn definition_weight(kind: &SymbolKind, name: &str, written: &str) -> f64 {
         K::Function | K::Method | K::Macro => 0.8,
         // `extension Application` adds to a type defined elsewhere.
         K::Extension => 0.5,
+        // `MAX_DEPTH` written as its constant defines it asks for that constant.
+        K::Constant
+            if last_segment(name) == written && !written.chars().any(char::is_lowercase) =>
+        {
+            1.0
+        }
         K::Constant | K::Property => 0.4,
         // Kinds other grammars name (read from a database another build wrote).
         K::Other(o) => match o.as_str() {

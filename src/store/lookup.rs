@@ -107,7 +107,9 @@ impl Symbols<'_> {
     }
 
     /// For each of `terms`, the symbols on `branch` whose lower-cased name equals or starts
-    /// with it (at most `limit` per term).
+    /// with it (at most `limit` per term); a constant only where its name is the term
+    /// ([`SymbolKind::is_lookup_only`]: C's enumerators named `zstd_…` would fill the term
+    /// `zstd`'s rows).
     pub fn find(
         &self,
         branch: &str,
@@ -121,15 +123,17 @@ impl Symbols<'_> {
                 "SELECT DISTINCT s.content_hash, s.name, s.kind, s.start_line, s.end_line
                  FROM snippets s
                  WHERE s.name_lower >= ?2 AND s.name_lower < ?2 || char(1114111)
+                   AND (s.kind != ?4 OR s.name_lower = ?2)
                    AND EXISTS (SELECT 1 FROM catalog c WHERE c.content_hash = s.content_hash
                                AND c.branch = ?1 AND c.skip_reason IS NULL)
                  LIMIT ?3",
             )
             .map_err(|e| self.db.err("search symbols", e))?;
+        let constant = SymbolKind::Constant.as_str();
         let mut out = Vec::new();
         for t in terms {
             let rows = stmt
-                .query_map(params![branch, t, limit as i64], symbol_hit)
+                .query_map(params![branch, t, limit as i64, constant], symbol_hit)
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .map_err(|e| self.db.err("search symbols", e))?;
             out.push(rows);
@@ -138,7 +142,9 @@ impl Symbols<'_> {
     }
 
     /// The first `limit` definitions of one content (by line), with their signatures, for a
-    /// description's function inside a result file (`search::described`).
+    /// description's function inside a result file (`search::described`); no constants
+    /// ([`SymbolKind::is_lookup_only`]: a header's hundred `#define`s come before its
+    /// functions).
     pub fn signatures_of(
         &self,
         hash: &str,
@@ -149,11 +155,12 @@ impl Symbols<'_> {
             .conn
             .prepare_cached(
                 "SELECT name, kind, start_line, end_line, signature, doc FROM snippets
-                 WHERE content_hash = ?1 ORDER BY start_line, end_line LIMIT ?2",
+                 WHERE content_hash = ?1 AND kind != ?3 ORDER BY start_line, end_line LIMIT ?2",
             )
             .map_err(|e| self.db.err("read signatures", e))?;
+        let constant = SymbolKind::Constant.as_str();
         let rows = stmt
-            .query_map(params![hash, limit as i64], |r| {
+            .query_map(params![hash, limit as i64, constant], |r| {
                 super::catalog::symbol_from_row(r, 0)
             })
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())

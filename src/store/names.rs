@@ -1,7 +1,8 @@
 //! How the repository names things, for the search to read a question with
 //! (`search::verbs`): the stored definitions whose names open with a word or hold it further
 //! in. A statistic, never shown, so it reads every content the index holds, whatever the
-//! branch.
+//! branch. No constants: their names say what values they hold, not how the code names what
+//! it does (`SymbolKind::is_lookup_only`).
 
 use rusqlite::params;
 
@@ -21,7 +22,8 @@ impl Symbols<'_> {
     ) -> Result<Vec<(String, SymbolKind)>, StoreError> {
         self.names(
             "SELECT DISTINCT name, kind FROM snippets
-             WHERE name_lower >= ?1 AND name_lower < ?1 || char(1114111) LIMIT ?2",
+             WHERE name_lower >= ?1 AND name_lower < ?1 || char(1114111) AND kind != ?3
+             LIMIT ?2",
             word,
             limit,
         )
@@ -39,7 +41,7 @@ impl Symbols<'_> {
     ) -> Result<Vec<(String, SymbolKind)>, StoreError> {
         self.names(
             "SELECT DISTINCT name, kind FROM snippets INDEXED BY snippets_by_name
-             WHERE instr(name_lower, ?1) > 1 LIMIT ?2",
+             WHERE instr(name_lower, ?1) > 1 AND kind != ?3 LIMIT ?2",
             word,
             limit,
         )
@@ -57,7 +59,8 @@ impl Symbols<'_> {
             .conn
             .prepare_cached(sql)
             .map_err(|e| self.db.err("search symbols", e))?;
-        stmt.query_map(params![word, limit as i64], |r| {
+        let constant = SymbolKind::Constant.as_str();
+        stmt.query_map(params![word, limit as i64, constant], |r| {
             Ok((r.get(0)?, SymbolKind::parse(&r.get::<_, String>(1)?)))
         })
         .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
@@ -99,6 +102,9 @@ mod tests {
             ("reconvert", "function"),
             ("x_y", "function"),
             ("xay", "function"),
+            // A constant's name says what value it holds, not how the code names things.
+            ("CONVERT_LIMIT", "constant"),
+            ("MAX_CONVERT", "constant"),
         ]);
         let s = db.symbols();
         let opening = s.names_opening("convert", 10).unwrap();
@@ -121,5 +127,27 @@ mod tests {
             .names_holding_inside("convert", 10)
             .unwrap()
             .is_empty());
+    }
+
+    /// The symbol retriever's prefix lookup finds a constant by its whole name only: C's
+    /// enumerators named `zstd_…` would otherwise fill the rows of the term `zstd`.
+    #[test]
+    fn a_prefix_finds_no_constant_and_a_whole_name_does() {
+        let (_dir, db) = db_with(&[("ZSTD_e_end", "constant"), ("zstd_compress", "function")]);
+        for h in ["h0", "h1"] {
+            db.conn
+                .execute(
+                    "INSERT INTO catalog (workspace, branch, path, content_hash, size, mtime_ns,
+                                          indexed_at) VALUES ('', 'main', ?1, ?1, 1, 1, 1)",
+                    [h],
+                )
+                .unwrap();
+        }
+        let names = |term: &str| -> Vec<String> {
+            let found = db.symbols().find("main", &[term.to_string()], 10).unwrap();
+            found[0].iter().map(|h| h.name.clone()).collect()
+        };
+        assert_eq!(names("zstd"), ["zstd_compress"]);
+        assert_eq!(names("zstd_e_end"), ["ZSTD_e_end"]);
     }
 }

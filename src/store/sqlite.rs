@@ -25,6 +25,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0011_snippets_cover.sql"),
     include_str!("../../migrations/0012_stale_definitions.sql"),
     include_str!("../../migrations/0013_stale_definitions_more.sql"),
+    include_str!("../../migrations/0014_constants.sql"),
 ];
 
 /// The table that records which migrations ran.

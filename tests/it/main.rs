@@ -7,6 +7,7 @@ mod bad_input;
 mod branches;
 mod common;
 mod concepts;
+mod constants;
 mod crash;
 mod definitions;
 mod described;

@@ -9,3 +9,12 @@
 
 (annotation_type_declaration
   name: (identifier) @name) @definition.interface
+
+; A `static final` field is Java's constant (`MAX_DEPTH`), looked up by its name; search reads
+; constants for an exact name only (`SymbolKind::is_lookup_only`).
+(field_declaration
+  (modifiers) @ignore
+  declarator: (variable_declarator
+    name: (identifier) @name)
+  (#match? @ignore "static")
+  (#match? @ignore "final")) @definition.constant
