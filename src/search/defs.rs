@@ -34,7 +34,11 @@ pub fn name_matches(
     if wanted.words.is_empty() || hashes.is_empty() {
         return Ok(Vec::new());
     }
-    let defs = named_by_words(db.symbols().definitions_of(hashes)?);
+    let mut defs = named_by_words(db.symbols().definitions_of(hashes)?);
+    if let Some(name) = one_name(reading) {
+        let words = name_words(name, &wanted);
+        defs.retain(|d| holds_every_word(&name_words(&d.name, &wanted), &words));
+    }
     tracing::debug!(
         definitions = defs.len(),
         contents = hashes.len(),
@@ -59,6 +63,23 @@ pub fn name_matches(
 fn named_by_words(mut defs: Vec<SymbolHit>) -> Vec<SymbolHit> {
     defs.retain(|d| !d.kind.is_lookup_only());
     defs
+}
+
+/// The name a query that is one name asks for, as written (`GIT_CODESEARCH_BACKGROUND`,
+/// `renderStatsCard`, `render` of `Phoenix.Controller.render/3`).
+fn one_name(reading: &Reading) -> Option<&str> {
+    let names = &reading.names;
+    (Kind::of(reading) == Kind::Name && names.whole_query && names.is_name)
+        .then(|| names.written.first().map(String::as_str))
+        .flatten()
+}
+
+/// Whether a definition's name words hold every word of the name asked for. A query that is
+/// one name asks for that name: a definition sharing two of its three words is another name
+/// (`_git_codesearch` for `GIT_CODESEARCH_BACKGROUND`), and it ranked above the lines that
+/// hold the name itself (`pub const BACKGROUND: &str = "GIT_CODESEARCH_BACKGROUND"`).
+fn holds_every_word(def_words: &[String], asked: &[String]) -> bool {
+    asked.iter().all(|w| def_words.contains(w))
 }
 
 /// The chunk that holds the definition's first line.
@@ -318,6 +339,21 @@ mod tests {
             rank(&cx_defs, &wanted(&q, Kind::Behaviour))[0].name,
             "MAX_NESTING_DEPTH"
         );
+    }
+
+    #[test]
+    fn a_query_that_is_one_name_asks_for_every_word_of_it() {
+        let q = crate::search::prepare("GIT_CODESEARCH_BACKGROUND").unwrap();
+        let reading = Reading::of(&q);
+        let name = one_name(&reading).expect("one name");
+        let w = wanted(&q, Kind::of(&reading));
+        let asked = name_words(name, &w);
+        let holds = |def: &str| holds_every_word(&name_words(def, &w), &asked);
+        assert!(!holds("_git_codesearch"), "another name");
+        assert!(holds("GitCodesearchBackground"));
+        assert!(holds("git_codesearch_background_mode"));
+        let sentence = crate::search::prepare("how the background runs").unwrap();
+        assert_eq!(one_name(&Reading::of(&sentence)), None);
     }
 
     #[test]

@@ -336,14 +336,13 @@ fn a_grammar_crash_costs_one_file_not_the_index() {
     // Only the file whose parse crashed: not one another thread was parsing at the time.
     let marked = status.matches("grammar crashed").count();
     assert_eq!(marked, 1, "{status}");
-    // Indexed as text: found by its words, and it has no definitions (no grammar ran). (Not
-    // necessarily first: `a.rs` defines `alpha_crash_marker`, two of the name's three words,
-    // and with no definition of its own `boom.sh` has only its text; its path's `boom` is not
-    // the name `boom_crash_marker`.)
-    assert!(repo
-        .hit_paths("boom_crash_marker", &["--no-index"])
-        .iter()
-        .any(|p| p == "boom.sh"));
+    // Indexed as text: found by its words, and it has no definitions (no grammar ran). First:
+    // `a.rs` defines `alpha_crash_marker`, two of the name's three words, which is another
+    // name, not a partial answer to this one (`search::defs`).
+    assert_eq!(
+        repo.hit_paths("boom_crash_marker", &["--no-index"])[0],
+        "boom.sh"
+    );
     let defs = repo.search("boom_crash_marker", &["--no-index", "--mode", "symbol"]);
     assert!(defs.iter().all(|h| h["path"] != "boom.sh"), "{defs:?}");
     assert_eq!(
