@@ -38,9 +38,10 @@ fn lines_of(repo: &TestRepo, name: &str) -> (u32, u32, Option<String>) {
 fn a_c_function_spans_its_body_and_an_older_index_is_read_again() {
     let repo = TestRepo::with_files(&[
         ("src/frame.c", FRAME_C),
+        // A language no schema version since 11 lists to compute again.
         (
-            "src/lib.rs",
-            "/// Adds.\npub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n",
+            "src/add.py",
+            "def add(a, b):\n    \"\"\"Adds.\"\"\"\n    return a + b\n",
         ),
     ]);
     repo.embed_locally();
