@@ -5,7 +5,7 @@
 each with its `.git/codesearch` index, as `concept/run.py --work` and `concept_check.py` leave
 them), up to six names per language that a regular expression finds set exactly once (a Rust
 `const`/`static`, a Go `const`, a C/C++ `#define`, a Python module-level name in capitals, a
-PHP `const`, a Java `static final` field, a JavaScript/TypeScript `const` in capitals) and that
+PHP `const`, a C# `const` field, a Java `static final` field, a JavaScript/TypeScript `const` in capitals) and that
 some other indexed file uses; six or more characters, with `_` or a camelCase hump, no include
 guard, nothing under vendor/ or third_party/. Drawn by the name's SHA-1, so the same trees give
 the same set. The regular expressions are this script's, not the index's tags queries.
@@ -26,6 +26,7 @@ PAT = {
  'python': (('.py',), [re.compile(r'^([A-Z][A-Z0-9_]{3,})\s*(?::[^=]*)?=(?!=)')]),
  'php': (('.php',), [re.compile(r'^\s*(?:(?:public|private|protected|final)\s+)*const\s+([A-Z][A-Z0-9_]+)\s*=')]),
  'java': (('.java',), [re.compile(r'\bstatic\s+final\s+[\w<>\[\], ]+?\s([A-Z][A-Z0-9_]{3,})\s*=')]),
+ 'csharp': (('.cs',), [re.compile(r'\bconst\s+[\w.<>\[\]?]+\s+([A-Za-z_]\w{3,})\s*=')]),
  'js': (('.js', '.ts', '.mjs', '.tsx'), [re.compile(r'^(?:export\s+)?const\s+([A-Z][A-Z0-9_]{3,})\s*=')]),
 }
 GUARD = re.compile(r'(_H|_H_|_HPP|_INCLUDED|_H__|_HPP_)$')

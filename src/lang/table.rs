@@ -79,7 +79,8 @@ impl Language {
     /// tree-sitter-tags refuses, or one that misses or misplaces definitions. TypeScript's
     /// query only adds to JavaScript's, as the grammar does; Java's and TypeScript's get
     /// the kinds of definition theirs leave out (`queries/*_more.scm`: enums, records, type
-    /// aliases), and each of Rust, Go, C, C++, Java, JavaScript and TypeScript its constants. Indexing uses
+    /// aliases), and each of Rust, Go, C, C++, Java, JavaScript and TypeScript its constants
+    /// (C#'s are in ours). Indexing uses
     /// [`Language::definitions_query`].
     pub fn tags_query(self) -> Option<String> {
         // The grammars' own queries, then ours adding what they leave out.

@@ -1,7 +1,7 @@
 //! Constants are definitions found by their exact names (schema version 14): a Rust `const`,
-//! a Go `const`, a C object-like macro, a Java `static final` field and a JavaScript module's
-//! `const` in capitals rank the file that sets the name above the files that use it, and an
-//! index an older build wrote learns them on its next run.
+//! a Go `const`, a C object-like macro, a Java `static final` field, a C# `const` and a
+//! JavaScript module's `const` in capitals rank the file that sets the name above the files
+//! that use it, and an index an older build wrote learns them on its next run.
 
 use crate::common::TestRepo;
 
@@ -62,6 +62,20 @@ fn files() -> Vec<(String, String)> {
             ),
         ),
         (
+            "src/JsonDefaults.cs".into(),
+            "static class JsonDefaults\n{\n    public const int DefaultMaxDepth = 64;\n}\n".into(),
+        ),
+        (
+            "src/JsonReader.cs".into(),
+            format!(
+                "class JsonReader\n{{\n    int Depth(int d)\n    {{\n{}        return d;\n    }}\n}}\n",
+                uses(
+                    "DefaultMaxDepth",
+                    "        d = Math.Min(d, JsonDefaults.NAME); // NAME\n"
+                )
+            ),
+        ),
+        (
             "src/common/constants.js".into(),
             "export const CARD_WIDTH = 287;\nconst logger = console;\n".into(),
         ),
@@ -92,6 +106,7 @@ fn a_constant_s_name_finds_where_it_is_set_and_an_older_index_learns_it() {
         ("CLEVEL_DEFAULT", "lib/level.h"),
         ("ReleaseMode", "mode.go"),
         ("DEFAULT_MAX_DEPTH", "src/Constraints.java"),
+        ("DefaultMaxDepth", "src/JsonDefaults.cs"),
         ("CARD_WIDTH", "src/common/constants.js"),
     ];
     let check = || {

@@ -37,3 +37,12 @@
 
 (property_declaration
   name: (identifier) @name) @definition.property
+
+; A `const` field is C#'s constant (`public const int DefaultMaxDepth = 64`), looked up by its
+; name; search reads constants for an exact name only (`SymbolKind::is_lookup_only`).
+(field_declaration
+  (modifier) @ignore
+  (variable_declaration
+    (variable_declarator
+      name: (identifier) @name))
+  (#eq? @ignore "const")) @definition.constant
