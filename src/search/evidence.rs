@@ -284,8 +284,8 @@ fn capitalised(tok: &str) -> bool {
 /// How much a definition of `kind` named `name` answers a query that writes the name as
 /// `written`: a type or module more than a function, a function more than a property or
 /// constant of that name (`Channel` asks for `interface Channel`, not `val channel`) but for
-/// a constant's name written in its capitals (`MAX_DEPTH`), the type itself more than an extension of it, and
-/// a name written with capitals is matched in its case first.
+/// a constant's name written in its capitals (`MAX_DEPTH`), the type itself more than an
+/// extension of it, and a name written with capitals is matched in its case first.
 pub fn definition_weight(kind: &SymbolKind, name: &str, written: &str) -> f64 {
     use SymbolKind as K;
     let kind = match kind {
