@@ -54,7 +54,7 @@ KINDS = ["name", "topic", "behaviour", "issue"]
 # Features of hits placed by position after the order is set (`search::learned::group`): a
 # history partner, an issue's best lines in a file, a description's function in its first
 # file. Their hits keep their places in a refit.
-PLACED = ("changed_with", "best_in_file", "described_function")
+PLACED = ("changed_with", "implementation", "best_in_file", "described_function")
 
 
 def group(c):

@@ -2,13 +2,15 @@
 //! a path is (`language`) and its grammar and tags query (`table`, with the shell grammar's
 //! patched scanner in `bash` and the query trimming in `tagsquery`), the junk filter
 //! (`quality`), the bounds on syntax-aware work (`guard`), chunking (`chunk`) and definitions
-//! (`symbols` over a grammar's tags, `keyword_defs` for languages without one). It owns
+//! (`symbols` over a grammar's tags, `keyword_defs` for languages without one), and which
+//! file implements a C or C++ header (`companion`). It owns
 //! [`Language`], [`SymbolKind`] and [`Symbol`]. It sits below `store`
 //! (which stores what it finds) and above `config` and `text`, and reads no repository,
 //! database or network.
 
 pub mod bash;
 pub mod chunk;
+pub mod companion;
 mod doc;
 pub mod export_macro;
 pub mod guard;

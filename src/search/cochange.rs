@@ -54,7 +54,7 @@ pub fn add_partners(cx: &Context<'_>, ranked: &mut Vec<Ranked>) -> Result<(), Se
 /// The partner's best-ranked span (removing all of its spans from `ranked`), or else its
 /// first chunk on the branch, or for a file the index skipped (a generated amalgamation,
 /// say) a hit with no lines; None when the file is not on the branch.
-fn take_or_make(
+pub(super) fn take_or_make(
     cx: &Context<'_>,
     ranked: &mut Vec<Ranked>,
     path: &str,

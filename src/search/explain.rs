@@ -59,6 +59,10 @@ pub enum Feature {
     Definition,
     /// Changed together with a top result in history: placed after the top hits.
     ChangedWith,
+    /// The file beside a C or C++ header ranked above that implements what it declares
+    /// (`backtracer-inl.h` for `backtracer.h`): placed right after the header's first hit,
+    /// with its score (`search::companion`).
+    Implementation,
     /// A pasted issue's best BM25 match among the chunks of one of its first result files:
     /// placed right after that file's first hit, with its score (`search::infile`).
     BestInFile,
@@ -99,6 +103,7 @@ impl Feature {
             Feature::TopicFile => "its file is named after the question's topic".into(),
             Feature::Definition => "it defines a name the question asks for".into(),
             Feature::ChangedWith => "changed together with a top result".into(),
+            Feature::Implementation => "it implements the header ranked above it".into(),
             Feature::BestInFile => "the issue's best match inside a top result file".into(),
             Feature::DescribedFunction { similarity } => format!(
                 "the function of the first result file nearest the question (cosine {similarity:.2})"

@@ -42,9 +42,10 @@ fn group(feature: &Feature) -> Option<usize> {
         Feature::PathWords => 12,
         Feature::TopicFile => 13,
         Feature::Definition => 14,
-        Feature::ChangedWith | Feature::BestInFile | Feature::DescribedFunction { .. } => {
-            return None
-        }
+        Feature::ChangedWith
+        | Feature::Implementation
+        | Feature::BestInFile
+        | Feature::DescribedFunction { .. } => return None,
     })
 }
 

@@ -1,13 +1,15 @@
 //! Searching the index of a branch: preprocess the query, run the retrievers (BM25 over
 //! chunks, BM25 over whole files, symbols, vectors), rank what they found (`rank`: fusion,
 //! paths of the branch, filters, recency and path prior, merged chunks), add files that
-//! change together with the top results and the lines inside the first files that answer
+//! change together with the top results, a header's implementation beside it (`companion`),
+//! and the lines inside the first files that answer
 //! the question (`infile`, `described`), cut to the limit and read the text.
 
 pub(crate) mod background;
 pub mod budget;
 pub(crate) mod cochange;
 pub(crate) mod commits;
+mod companion;
 pub(crate) mod defs;
 mod described;
 pub(crate) mod evidence;

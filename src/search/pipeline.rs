@@ -16,8 +16,8 @@ use super::types::{
     SearchOptions, SearchResult,
 };
 use super::{
-    background, cochange, defs, described, gather, infile, learned, llm, params, rank, rerank,
-    retrieve, semantic, trim, verbs,
+    background, cochange, companion, defs, described, gather, infile, learned, llm, params, rank,
+    rerank, retrieve, semantic, trim, verbs,
 };
 use crate::store::{ChunkRow, ChunkStore};
 
@@ -132,8 +132,8 @@ pub fn search(
     if opts.mode == Mode::Hybrid {
         learned::reorder(&mut ranked, kind);
     }
-    if opts.mode == Mode::Hybrid && config.search.cochange && glob.is_none() && lang.is_none() {
-        cochange::add_partners(cx, &mut ranked)?;
+    if opts.mode == Mode::Hybrid && glob.is_none() && lang.is_none() {
+        add_partner_files(cx, kind, &mut ranked)?;
     }
     if opts.mode == Mode::Hybrid && !opts.files_only {
         add_answer_lines(cx, &q, kind, &mut ranked, seen, keep)?;
@@ -187,6 +187,24 @@ fn cut(
         trim::to_definitions(cx.db, &mut ranked)?;
     }
     with_text(cx.chunks, ranked)
+}
+
+/// The files that belong with the top results, in a hybrid search that no filter narrows
+/// (a partner may lie outside it): those changed together with them (`cochange`, when
+/// `search.cochange` is on) and, for a question naming a topic or an issue, a header's
+/// implementation (`companion`).
+fn add_partner_files(
+    cx: &Context<'_>,
+    kind: learned::Kind,
+    ranked: &mut Vec<Ranked>,
+) -> Result<(), SearchError> {
+    if cx.config.search.cochange {
+        cochange::add_partners(cx, ranked)?;
+    }
+    if companion::adds(kind) {
+        companion::add_implementations(cx, ranked)?;
+    }
+    Ok(())
 }
 
 /// The lines inside the first result files that answer a question of `kind`: a pasted

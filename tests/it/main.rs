@@ -6,6 +6,7 @@ mod assets;
 mod bad_input;
 mod branches;
 mod common;
+mod companion;
 mod concepts;
 mod constants;
 mod crash;
