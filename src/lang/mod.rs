@@ -3,10 +3,9 @@
 //! patched scanner in `bash` and the query trimming in `tagsquery`), the junk filter
 //! (`quality`), the bounds on syntax-aware work (`guard`), chunking (`chunk`) and definitions
 //! (`symbols` over a grammar's tags, `keyword_defs` for languages without one), and which
-//! file implements a C or C++ header (`companion`). It owns
-//! [`Language`], [`SymbolKind`] and [`Symbol`]. It sits below `store`
-//! (which stores what it finds) and above `config` and `text`, and reads no repository,
-//! database or network.
+//! file implements a C or C++ header (`companion`). It owns [`Language`], [`SymbolKind`]
+//! and [`Symbol`]. It sits below `store` (which stores what it finds) and above `config`
+//! and `text`, and reads no repository, database or network.
 
 pub mod bash;
 pub mod chunk;

@@ -25,12 +25,13 @@ pub fn adds(kind: Kind) -> bool {
 
 /// Place the implementation of each header in `ranked` right after the header's first hit.
 pub fn add_implementations(cx: &Context<'_>, ranked: &mut Vec<Ranked>) -> Result<(), SearchError> {
+    // The paths of `ranked[..=i]`: a hit's path is new when it is not here, and an
+    // implementation listed here already ranks above its header (or another header placed it).
     let mut seen: HashSet<String> = HashSet::new();
     let mut i = 0;
     while i < ranked.len() {
-        let path = ranked[i].0.path.clone();
-        if seen.insert(path.clone()) {
-            if let Some(entry) = implementation(cx, ranked, i, &path)? {
+        if seen.insert(ranked[i].0.path.clone()) {
+            if let Some(entry) = implementation(cx, ranked, i, &seen)? {
                 seen.insert(entry.0.path.clone());
                 ranked.insert(i + 1, entry);
                 i += 1;
@@ -41,18 +42,18 @@ pub fn add_implementations(cx: &Context<'_>, ranked: &mut Vec<Ranked>) -> Result
     Ok(())
 }
 
-/// The hit for the implementation of the header `path` whose first hit is `ranked[at]`,
-/// taken out of `ranked` (its best span) or made from its first chunk, scored as the
-/// header; None when `path` is no header, its implementation is not on the branch or holds
-/// no chunk, or it already ranks above the header.
+/// The hit for the implementation of the header whose first hit is `ranked[at]`, taken
+/// out of `ranked` (its best span) or made from its first chunk, scored as the header; None
+/// when that is no header, its implementation is not on the branch or holds no chunk, or it
+/// is among `above` (the paths of `ranked[..=at]`).
 fn implementation(
     cx: &Context<'_>,
     ranked: &mut Vec<Ranked>,
     at: usize,
-    path: &str,
+    above: &HashSet<String>,
 ) -> Result<Option<Ranked>, SearchError> {
-    for candidate in implementations_of(path) {
-        if ranked[..at].iter().any(|(s, _)| s.path == candidate) {
+    for candidate in implementations_of(&ranked[at].0.path) {
+        if above.contains(&candidate) {
             return Ok(None);
         }
         let Some(mut entry) = super::cochange::take_or_make(cx, ranked, &candidate)? else {

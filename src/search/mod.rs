@@ -2,8 +2,8 @@
 //! chunks, BM25 over whole files, symbols, vectors), rank what they found (`rank`: fusion,
 //! paths of the branch, filters, recency and path prior, merged chunks), add files that
 //! change together with the top results, a header's implementation beside it (`companion`),
-//! and the lines inside the first files that answer
-//! the question (`infile`, `described`), cut to the limit and read the text.
+//! and the lines inside the first files that answer the question (`infile`, `described`),
+//! cut to the limit and read the text.
 
 pub(crate) mod background;
 pub mod budget;
