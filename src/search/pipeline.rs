@@ -16,8 +16,8 @@ use super::types::{
     SearchOptions, SearchResult,
 };
 use super::{
-    background, cochange, companion, defs, described, gather, infile, learned, llm, params, rank,
-    rerank, retrieve, semantic, trim, verbs,
+    background, cochange, companion, defs, described, focus, gather, infile, learned, llm, params,
+    rank, rerank, retrieve, semantic, trim, verbs,
 };
 use crate::store::{ChunkRow, ChunkStore};
 
@@ -140,7 +140,7 @@ pub fn search(
     }
     let files = opts.files_only.then_some(limit);
     let keep = kept(&ranked, keep, files, seen);
-    let mut hits = cut(cx, kind, ranked, keep)?;
+    let mut hits = cut(cx, &q, kind, ranked, keep)?;
     if let Some(c) = rerank {
         if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {
             note(&mut degraded, Some(format!("rerank skipped: {why}")));
@@ -175,9 +175,11 @@ fn rerank_by<'c>(
 }
 
 /// The first `keep` hits (the listed ones, or as many as a chat model reranks), cut to their
-/// definitions for a query of `kind` that wants them, with their text.
+/// definitions and, outside the first file, to their best lines (`focus`) for a query of
+/// `kind` that wants them, with their text.
 fn cut(
     cx: &Context<'_>,
+    q: &Query,
     kind: learned::Kind,
     mut ranked: Vec<Ranked>,
     keep: usize,
@@ -186,7 +188,11 @@ fn cut(
     if trim::cuts(kind) {
         trim::to_definitions(cx.db, &mut ranked)?;
     }
-    with_text(cx.chunks, ranked)
+    let mut hits = with_text(cx.chunks, ranked)?;
+    if trim::cuts(kind) {
+        focus::to_best_lines(&mut hits, &q.terms);
+    }
+    Ok(hits)
 }
 
 /// The files that belong with the top results, in a hybrid search that no filter narrows

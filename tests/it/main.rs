@@ -14,6 +14,7 @@ mod definitions;
 mod described;
 mod doctor;
 mod embed_server;
+mod focus;
 mod history;
 mod hooks;
 mod hostile;
