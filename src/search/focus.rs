@@ -4,28 +4,33 @@
 //! or a topic the file is what is asked for, and an agent reads each hit in turn until it
 //! reaches the right file: the lines of the files before it are its cost. So each hit
 //! longer than [`MAX_LINES`] lines shows the [`MAX_LINES`] lines that hold the most of the
-//! query's terms, except the hits of the first file, which is most often the answer and
-//! which the reader reads whole. Which files come first, and in what order, does not change.
+//! query's terms; the hits of the first file, most often the answer, keep up to
+//! [`FIRST_FILE_MAX_LINES`]. Which files come first, and in what order, does not change.
 //!
 //! Measured (bench/RESULTS.md, thirty-ninth session): on the concept check set the tokens
-//! read before the first relevant file fall 338 → 297; the short questions' gold function
+//! read before the first relevant file fall 338 → 284; the short questions' gold function
 //! lies more often within the first 2,000 tokens on every set, and 2 of 1,001 leave the
 //! first ten hits (a question whose function has lost its doc comment matches its
-//! neighbour's doc comment better than its own lines). Cutting the first file's hits too,
-//! or to 20 lines, saved more and lost 4 to 20 of them.
+//! neighbour's doc comment better than its own lines). Cutting the first file's hits to 30
+//! or 36 lines, or every hit to 20 or 25, saved more and lost 3 to 20 more of them.
 
-use super::params::focus::MAX_LINES;
+use super::params::focus::{FIRST_FILE_MAX_LINES, MAX_LINES};
 use super::types::Hit;
 
-/// Cut each of `hits` outside the first hit's file that is longer than [`MAX_LINES`] lines
-/// to its best lines for `terms`.
+/// Cut each of `hits` longer than [`MAX_LINES`] lines (of the first hit's file, than
+/// [`FIRST_FILE_MAX_LINES`]) to its best lines for `terms`.
 pub fn to_best_lines(hits: &mut [Hit], terms: &[String]) {
     let Some(first) = hits.first().map(|h| h.path.clone()) else {
         return;
     };
-    for hit in hits.iter_mut().filter(|h| h.path != first) {
-        if let Some(at) = best_window(&hit.lines, terms, MAX_LINES as usize) {
-            hit.lines = hit.lines[at..at + MAX_LINES as usize].to_vec();
+    for hit in hits.iter_mut() {
+        let max = if hit.path == first {
+            FIRST_FILE_MAX_LINES
+        } else {
+            MAX_LINES
+        } as usize;
+        if let Some(at) = best_window(&hit.lines, terms, max) {
+            hit.lines = hit.lines[at..at + max].to_vec();
             hit.start_line = hit.lines[0].0;
             hit.end_line = hit.lines[hit.lines.len() - 1].0;
         }
@@ -111,12 +116,12 @@ mod tests {
     }
 
     #[test]
-    fn the_first_file_stays_whole_and_the_others_show_their_best_lines() {
-        let long = MAX_LINES as usize * 2;
+    fn the_first_file_keeps_more_lines_than_the_others() {
+        let long = FIRST_FILE_MAX_LINES as usize * 2;
         let mut hits = vec![
             hit("a.py", long, long - 1),
             hit("b.py", long, long - 1),
-            hit("a.py", long, long - 1),
+            hit("a.py", FIRST_FILE_MAX_LINES as usize, 0),
             hit("c.py", 5, 0),
         ];
         to_best_lines(&mut hits, &terms(&["retry"]));
@@ -124,13 +129,13 @@ mod tests {
             .iter()
             .map(|h| (h.start_line, h.end_line, h.lines.len()))
             .collect();
-        let (l, m) = (long as u32, MAX_LINES);
+        let (l, first, other) = (long as u32, FIRST_FILE_MAX_LINES, MAX_LINES);
         assert_eq!(
             spans,
             vec![
-                (1, l, long),
-                (l - m + 1, l, m as usize),
-                (1, l, long),
+                (l - first + 1, l, first as usize),
+                (l - other + 1, l, other as usize),
+                (1, first, first as usize),
                 (1, 5, 5)
             ]
         );

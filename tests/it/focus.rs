@@ -1,6 +1,6 @@
 //! A topic's hits outside the first file show their best lines (`search::focus`): a chunk
 //! of short lines and its neighbour merge into a hit of 60 lines, of which the question
-//! matches the last few; the first file's hits stay whole.
+//! matches the last few; the first file's hits keep up to 45 lines.
 
 use crate::common::TestRepo;
 
@@ -44,7 +44,7 @@ fn hits_outside_the_first_file_show_their_best_lines() {
         )
     };
     assert_eq!(hits[0]["path"], "policy/retry.py", "{hits:#?}");
-    // The first file's hit keeps all of its lines.
+    // The first file's hit, 40 lines, keeps all of them.
     let (s, e) = span(&hits[0]);
     assert!(e - s + 1 > 30, "{hits:#?}");
     // The other file's hit is its last 30 lines, where the words are.
