@@ -232,19 +232,6 @@ pub fn snippet<'a>(hit: &'a Hit, q: &Query, n: usize) -> &'a [(u32, String)] {
     if lines.len() <= n {
         return lines;
     }
-    let scores: Vec<usize> = lines.iter().map(|(_, l)| matches(l, &q.terms)).collect();
-    let mut best = (0, 0);
-    for start in 0..=lines.len() - n {
-        let s: usize = scores[start..start + n].iter().sum();
-        if s > best.1 {
-            best = (start, s);
-        }
-    }
-    &lines[best.0..best.0 + n]
-}
-
-/// How many of the terms the line contains (case-insensitive).
-fn matches(line: &str, terms: &[String]) -> usize {
-    let lower = line.to_lowercase();
-    terms.iter().filter(|t| lower.contains(t.as_str())).count()
+    let (start, _) = search::focus::densest_window(lines, &q.terms, n);
+    &lines[start..start + n]
 }

@@ -43,16 +43,28 @@ fn best_window(lines: &[(u32, String)], terms: &[String], max: usize) -> Option<
     if max == 0 || lines.len() <= max || terms.is_empty() {
         return None;
     }
+    let (start, matched) = densest_window(lines, terms, max);
+    (matched > 0).then_some(start)
+}
+
+/// The start of the window of `n` consecutive lines of `lines` (`n <= lines.len()`)
+/// holding the most matches of `terms` (the earliest on a tie), and how many it holds. A
+/// hit's snippet is chosen the same way (`answer::snippet`).
+pub(crate) fn densest_window(
+    lines: &[(u32, String)],
+    terms: &[String],
+    n: usize,
+) -> (usize, usize) {
     let scores: Vec<usize> = lines.iter().map(|(_, l)| matches(l, terms)).collect();
-    let mut sum: usize = scores[..max].iter().sum();
+    let mut sum: usize = scores[..n].iter().sum();
     let mut best = (0, sum);
-    for start in 1..=scores.len() - max {
-        sum = sum + scores[start + max - 1] - scores[start - 1];
+    for start in 1..=scores.len() - n {
+        sum = sum + scores[start + n - 1] - scores[start - 1];
         if sum > best.1 {
             best = (start, sum);
         }
     }
-    (best.1 > 0).then_some(best.0)
+    best
 }
 
 /// How many of `terms` the line holds (case-insensitive).

@@ -15,7 +15,7 @@ mod described;
 pub(crate) mod evidence;
 pub mod explain;
 pub(crate) mod files;
-mod focus;
+pub(crate) mod focus;
 pub(crate) mod fusion;
 mod gather;
 mod infile;

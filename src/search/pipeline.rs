@@ -175,8 +175,8 @@ fn rerank_by<'c>(
 }
 
 /// The first `keep` hits (the listed ones, or as many as a chat model reranks), cut to their
-/// definitions and, outside the first file, to their best lines (`focus`) for a query of
-/// `kind` that wants them, with their text.
+/// definitions and their best lines (`focus`) for a query of `kind` that wants them, with
+/// their text.
 fn cut(
     cx: &Context<'_>,
     q: &Query,
@@ -185,11 +185,12 @@ fn cut(
     keep: usize,
 ) -> Result<Vec<Hit>, SearchError> {
     ranked.truncate(keep);
-    if trim::cuts(kind) {
+    let cuts = trim::cuts(kind);
+    if cuts {
         trim::to_definitions(cx.db, &mut ranked)?;
     }
     let mut hits = with_text(cx.chunks, ranked)?;
-    if trim::cuts(kind) {
+    if cuts {
         focus::to_best_lines(&mut hits, &q.terms);
     }
     Ok(hits)
