@@ -73,6 +73,9 @@ pub enum Feature {
         /// The cosine of its signature's vector to the question's.
         similarity: f64,
     },
+    /// A further hit of a file with a hit above: placed after the next files' first hits,
+    /// with the score of the hit it follows (`search::spread`).
+    FileShownAbove,
 }
 
 impl Feature {
@@ -108,6 +111,9 @@ impl Feature {
             Feature::DescribedFunction { similarity } => format!(
                 "the function of the first result file nearest the question (cosine {similarity:.2})"
             ),
+            Feature::FileShownAbove => {
+                "its file has a hit above: placed after the next files' first hits".into()
+            }
         }
     }
 }

@@ -45,7 +45,8 @@ fn group(feature: &Feature) -> Option<usize> {
         Feature::ChangedWith
         | Feature::Implementation
         | Feature::BestInFile
-        | Feature::DescribedFunction { .. } => return None,
+        | Feature::DescribedFunction { .. }
+        | Feature::FileShownAbove => return None,
     })
 }
 

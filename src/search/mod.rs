@@ -33,6 +33,7 @@ pub(crate) mod retrieve;
 pub mod retrievers;
 pub(crate) mod semantic;
 pub(crate) mod source;
+mod spread;
 pub(crate) mod thirdparty;
 pub(crate) mod trim;
 mod types;

@@ -2,8 +2,8 @@
 //! over whole files, symbols, vectors), rank what they found (`rank`: fusion, paths of the
 //! branch, filters, recency and path prior, merged chunks), add files that change together
 //! with the top results, bring a pasted issue's best lines inside its first files and a
-//! description's nearest function inside its first file, cut to the limit and read the
-//! text. It imports the stages; no stage imports it.
+//! description's nearest function inside its first file, place a name's or a topic's
+//! further hits of a file after the next file, cut to the limit and read the text. It imports the stages; no stage imports it.
 
 use globset::{Glob, GlobMatcher};
 
@@ -17,7 +17,7 @@ use super::types::{
 };
 use super::{
     background, cochange, companion, defs, described, focus, gather, infile, learned, llm, params,
-    rank, rerank, retrieve, semantic, trim, verbs,
+    rank, rerank, retrieve, semantic, spread, trim, verbs,
 };
 use crate::store::{ChunkRow, ChunkStore};
 
@@ -174,9 +174,10 @@ fn rerank_by<'c>(
     chat.filter(|_| config.llm.rerank)
 }
 
-/// The first `keep` hits (the listed ones, or as many as a chat model reranks), cut to their
-/// definitions and their best lines (`focus`) for a query of `kind` that wants them, with
-/// their text.
+/// The first `keep` hits (the listed ones, or as many as a chat model reranks), for a query
+/// of `kind` that wants it a file's further hits placed after the next file's (`spread`,
+/// before the cut, so that `-n 5` lists the first five of `-n 50`) and each hit cut to its
+/// definition and its best lines (`focus`), with their text.
 fn cut(
     cx: &Context<'_>,
     q: &Query,
@@ -184,8 +185,11 @@ fn cut(
     mut ranked: Vec<Ranked>,
     keep: usize,
 ) -> Result<Vec<Hit>, SearchError> {
-    ranked.truncate(keep);
     let cuts = trim::cuts(kind);
+    if cuts {
+        spread::further_hits_after_next_files(&mut ranked);
+    }
+    ranked.truncate(keep);
     if cuts {
         trim::to_definitions(cx.db, &mut ranked)?;
     }

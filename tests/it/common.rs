@@ -377,3 +377,12 @@ pub fn places(hits: &[serde_json::Value]) -> Vec<Place> {
     };
     hits.iter().map(place).collect()
 }
+
+/// The features `--explain` lists for a hit (`--json`), in order; none when not asked.
+pub fn explained_features(hit: &serde_json::Value) -> Vec<String> {
+    hit["explain"].as_array().map_or(Vec::new(), |a| {
+        a.iter()
+            .map(|c| c["feature"].as_str().unwrap_or("").to_string())
+            .collect()
+    })
+}

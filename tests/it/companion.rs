@@ -3,7 +3,7 @@
 //! `-inl.h` beside it holds the code but none of the words, and other files that share some
 //! of them would rank between the two.
 
-use crate::common::TestRepo;
+use crate::common::{explained_features, TestRepo};
 
 const HEADER: &str = "include/log/backtracer.h";
 const IMPLEMENTATION: &str = "include/log/backtracer-inl.h";
@@ -53,12 +53,10 @@ fn hits_of(repo: &TestRepo, query: &str, extra: &[&str]) -> Vec<(String, Vec<Str
     repo.search(query, &args)
         .iter()
         .map(|h| {
-            let features = h["explain"].as_array().map_or(Vec::new(), |a| {
-                a.iter()
-                    .map(|c| c["feature"].as_str().unwrap_or("").to_string())
-                    .collect()
-            });
-            (h["path"].as_str().unwrap().to_string(), features)
+            (
+                h["path"].as_str().unwrap().to_string(),
+                explained_features(h),
+            )
         })
         .collect()
 }

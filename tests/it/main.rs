@@ -31,6 +31,7 @@ mod rev;
 mod s3server;
 mod search;
 mod share;
+mod spread;
 mod trust;
 mod untrusted;
 mod vectors;
