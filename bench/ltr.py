@@ -52,9 +52,10 @@ GROUPS = ["bm25", "vector", "symbol", "file", "title", "commits", "vector_files"
 START = [1.0] * len(GROUPS)
 KINDS = ["name", "topic", "behaviour", "issue"]
 # Features of hits placed by position after the order is set (`search::learned::group`): a
-# history partner, an issue's best lines in a file, a description's function in its first
-# file. Their hits keep their places in a refit.
-PLACED = ("changed_with", "implementation", "best_in_file", "described_function")
+# history partner, a header's implementation, an issue's best lines in a file, a description's
+# function in its first file, a file's further hit after the next file. Their hits keep their
+# places in a refit.
+PLACED = ("changed_with", "implementation", "best_in_file", "described_function", "file_shown_above")
 
 
 def group(c):

@@ -73,8 +73,9 @@ pub enum Feature {
         /// The cosine of its signature's vector to the question's.
         similarity: f64,
     },
-    /// A further hit of a file with a hit above: placed after the next files' first hits,
-    /// with the score of the hit it follows (`search::spread`).
+    /// A further hit of a file with a hit above, among a name's or a topic's first hits:
+    /// placed after the next file not yet shown, with the score of the hit it follows
+    /// (`search::spread`).
     FileShownAbove,
 }
 
@@ -112,7 +113,7 @@ impl Feature {
                 "the function of the first result file nearest the question (cosine {similarity:.2})"
             ),
             Feature::FileShownAbove => {
-                "its file has a hit above: placed after the next files' first hits".into()
+                "its file has a hit above: placed after the next file not yet shown".into()
             }
         }
     }

@@ -23,9 +23,10 @@ fn row(kind: Kind) -> usize {
 }
 
 /// The weight group of a contribution, as an index into a row of [`WEIGHTS`] (names in
-/// [`GROUPS`]); `None` for what the scorer leaves as it is: history's partners, an issue's
-/// best lines in a file and a description's function in its first file are placed by
-/// position after the order is set.
+/// [`GROUPS`]); `None` for what the scorer leaves as it is: history's partners, a header's
+/// implementation, an issue's best lines in a file, a description's function in its first
+/// file and a file's further hits after the next file are placed by position after the order
+/// is set.
 fn group(feature: &Feature) -> Option<usize> {
     Some(match feature {
         Feature::Retrieved { by, .. } => return list_group(*by),
@@ -101,26 +102,8 @@ fn reorder_by(ranked: &mut [Ranked], weights: &[f64; GROUPS.len()]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::explain::Why;
-    use crate::search::fusion::Span;
 
-    fn span(path: &str, parts: &[(Feature, f64)]) -> Ranked {
-        let mut why = Why::default();
-        for (f, v) in parts {
-            why.add(*f, *v);
-        }
-        let score = why.0.iter().map(|c| c.value).sum();
-        let s = Span {
-            path: path.into(),
-            start: 1,
-            end: 2,
-            score,
-            sources: Vec::new(),
-            members: Vec::new(),
-            why,
-        };
-        (s, Vec::new())
-    }
+    use crate::search::types::ranked_of as span;
 
     #[test]
     fn a_feature_is_weighed_where_its_row_gives_it_a_weight() {
@@ -167,6 +150,7 @@ mod tests {
             assert_eq!(GROUPS[group(&feature).unwrap()], name);
         }
         assert_eq!(group(&Feature::ChangedWith), None);
+        assert_eq!(group(&Feature::FileShownAbove), None);
         let chunk_file = retrieved(Source::File);
         assert_eq!(group(&chunk_file), group(&file_ranked(Source::File)));
         for row in WEIGHTS {

@@ -3,7 +3,8 @@
 //! branch, filters, recency and path prior, merged chunks), add files that change together
 //! with the top results, bring a pasted issue's best lines inside its first files and a
 //! description's nearest function inside its first file, place a name's or a topic's
-//! further hits of a file after the next file, cut to the limit and read the text. It imports the stages; no stage imports it.
+//! further hits of a file after the next file, cut to the limit and read the text. It
+//! imports the stages; no stage imports it.
 
 use globset::{Glob, GlobMatcher};
 
@@ -140,7 +141,7 @@ pub fn search(
     }
     let files = opts.files_only.then_some(limit);
     let keep = kept(&ranked, keep, files, seen);
-    let mut hits = cut(cx, &q, kind, ranked, keep)?;
+    let mut hits = cut(cx, &q, kind, ranked, keep, opts.files_only)?;
     if let Some(c) = rerank {
         if let Err(why) = llm::rerank(c, &q.raw, &mut hits, config.llm.rerank_top) {
             note(&mut degraded, Some(format!("rerank skipped: {why}")));
@@ -174,19 +175,21 @@ fn rerank_by<'c>(
     chat.filter(|_| config.llm.rerank)
 }
 
-/// The first `keep` hits (the listed ones, or as many as a chat model reranks), for a query
-/// of `kind` that wants it a file's further hits placed after the next file's (`spread`,
-/// before the cut, so that `-n 5` lists the first five of `-n 50`) and each hit cut to its
-/// definition and its best lines (`focus`), with their text.
+/// The first `keep` hits (the listed ones, or as many as a chat model reranks), with their
+/// text. For a query of `kind` that wants it, a file's further hits are first placed after
+/// the next file's first hit (`spread`, before the cut, so that `-n 5` lists the first five
+/// of `-n 50`; not for a listing of files, `files_only`, whose hits it would only drop), and
+/// each hit is cut to its definition and its best lines (`focus`).
 fn cut(
     cx: &Context<'_>,
     q: &Query,
     kind: learned::Kind,
     mut ranked: Vec<Ranked>,
     keep: usize,
+    files_only: bool,
 ) -> Result<Vec<Hit>, SearchError> {
     let cuts = trim::cuts(kind);
-    if cuts {
+    if cuts && !files_only {
         spread::further_hits_after_next_files(&mut ranked);
     }
     ranked.truncate(keep);

@@ -13,6 +13,27 @@ use crate::store::{ChunkRef, ChunkStore, Db, StoreError};
 /// A ranked span of a file with the chunks it covers (their text is read last).
 pub type Ranked = (Span, Vec<ChunkRef>);
 
+/// A ranked span of `path` (lines 1-2, no members) whose score is the sum of `parts`, each
+/// recorded as it is in `--explain`: for the tests of the stages that reorder `Ranked`.
+#[cfg(test)]
+pub fn ranked_of(path: &str, parts: &[(super::explain::Feature, f64)]) -> Ranked {
+    let mut why = super::explain::Why::default();
+    for (f, v) in parts {
+        why.add(*f, *v);
+    }
+    let score = why.0.iter().map(|c| c.value).sum();
+    let s = Span {
+        path: path.into(),
+        start: 1,
+        end: 2,
+        score,
+        sources: Vec::new(),
+        members: Vec::new(),
+        why,
+    };
+    (s, Vec::new())
+}
+
 /// Where the first hit of each of the first `n` distinct files of `ranked` is, in order: the
 /// top result files, which later stages build on (co-change partners, an issue's best lines).
 pub fn first_hits(ranked: &[Ranked], n: usize) -> Vec<usize> {

@@ -6,6 +6,9 @@
 
 use crate::common::{explained_features, TestRepo};
 
+/// The question: each of its words in every line of the stretches below.
+const QUESTION: &str = "retry backoff jitter";
+
 /// Lines of top-level code, none of the question's words among them.
 fn filler(name: &str, n: usize) -> String {
     (0..n)
@@ -40,7 +43,7 @@ fn repo() -> TestRepo {
 
 /// Each hit's path, first line, score and explained features.
 fn hits(repo: &TestRepo) -> Vec<(String, u64, f64, Vec<String>)> {
-    repo.search("retry backoff jitter", &["--explain", "-n", "10"])
+    repo.search(QUESTION, &["--explain", "-n", "10"])
         .iter()
         .map(|h| {
             let sum: f64 = h["explain"].as_array().map_or(0.0, |a| {
@@ -85,4 +88,10 @@ fn another_files_further_hit_follows_the_next_file() {
     // Its score is the hit's it follows; scores still fall down the list.
     assert_eq!(hits[5].2, hits[4].2, "{hits:#?}");
     assert!(hits.windows(2).all(|w| w[0].2 >= w[1].2), "{hits:#?}");
+    // It orders before the cut: a shorter list is the longer one's first hits.
+    let ten = repo.hit_places(QUESTION, &["-n", "10"]);
+    for n in [3, 5] {
+        let short = repo.hit_places(QUESTION, &["-n", &n.to_string()]);
+        assert_eq!(short, ten[..n], "-n {n}");
+    }
 }
