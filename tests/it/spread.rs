@@ -94,4 +94,13 @@ fn another_files_further_hit_follows_the_next_file() {
         let short = repo.hit_places(QUESTION, &["-n", &n.to_string()]);
         assert_eq!(short, ten[..n], "-n {n}");
     }
+    // A listing of files (`-l`) is left alone: pacing's second hit, moved, would fall past
+    // the hits that list three files and leave its count.
+    let files = repo.search(QUESTION, &["-l", "-n", "3"]);
+    let pacing = files.iter().find(|f| f["path"] == "net/pacing.py");
+    assert_eq!(
+        pacing.map(|f| f["hits"].clone()),
+        Some(2.into()),
+        "{files:#?}"
+    );
 }
