@@ -160,9 +160,10 @@ impl Repo {
     }
 
     /// Add to `out` the file paths that differ between trees `a` and `b`; false (and stop)
-    /// once more than `cap` are found. Iterative, with the pending subtrees on a heap stack:
-    /// a crafted tree nested 16,000 deep overflowed the recursive version's stack, in every
-    /// index run. Paths come out in the order a recursive walk gives.
+    /// once more than `cap` are found, or once more trees than [`trees_read_at_most`] have
+    /// been read. Iterative, with the pending subtrees on a heap stack: a crafted tree
+    /// nested 16,000 deep overflowed the recursive version's stack, in every index run.
+    /// Paths come out in the order a recursive walk gives.
     fn diff_trees(
         &self,
         a: Option<gix::ObjectId>,
@@ -176,6 +177,7 @@ impl Repo {
             File(String),
         }
         let mut stack = vec![Todo::Trees(a, b, String::new())];
+        let mut trees_left = trees_read_at_most(cap);
         while let Some(todo) = stack.pop() {
             let (a, b, prefix) = match todo {
                 Todo::File(path) => {
@@ -187,6 +189,10 @@ impl Repo {
                 }
                 Todo::Trees(a, b, prefix) => (a, b, prefix),
             };
+            if trees_left == 0 {
+                return Ok(false);
+            }
+            trees_left -= 1;
             let left = self.tree_entries(a)?;
             let right = self.tree_entries(b)?;
             let mut names: Vec<&String> = left.keys().chain(right.keys()).collect();
@@ -233,4 +239,16 @@ impl Repo {
         }
         Ok(map)
     }
+}
+
+/// Deepest directory nesting a commit within the file cap is walked through.
+const MAX_DEPTH: usize = 64;
+
+/// Most trees one commit's diff reads: a subtree is read only when something under it
+/// changed, so a commit changing at most `cap` files reads at most `cap + 1` paths of
+/// [`MAX_DEPTH`] trees. Files alone do not bound the walk: a crafted history tree whose
+/// every level holds two names for the level below, empty at the bottom, changes no file
+/// and would have 2^40 pairs of trees read for 40 levels, in every index run.
+fn trees_read_at_most(cap: usize) -> usize {
+    cap.saturating_add(1).saturating_mul(MAX_DEPTH)
 }

@@ -273,6 +273,29 @@ fn repair_waits_for_a_live_writer_and_deletes_nothing_it_writes() {
     repo.run_ok(&["doctor", "--repair"], 0);
 }
 
+/// Commit `tree` after HEAD, then HEAD's own tree after it: the crafted tree is history,
+/// and the checked-out tree is the normal one again.
+fn bury_in_history(repo: &TestRepo, tree: gix::ObjectId) {
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    let crafted = repo.git(&[
+        "commit-tree",
+        &tree.to_string(),
+        "-p",
+        head.trim(),
+        "-m",
+        "crafted",
+    ]);
+    let tip = repo.git(&[
+        "commit-tree",
+        "HEAD^{tree}",
+        "-p",
+        crafted.trim(),
+        "-m",
+        "back",
+    ]);
+    repo.git(&["reset", "-q", "--hard", tip.trim()]);
+}
+
 #[test]
 fn a_tree_nested_16000_deep_in_history_does_not_crash_indexing() {
     let repo = TestRepo::with_files(&[("src/a.rs", "pub fn top_level_marker() {}\n")]);
@@ -294,26 +317,45 @@ fn a_tree_nested_16000_deep_in_history_does_not_crash_indexing() {
     for _ in 0..16_000 {
         id = tree(gix::objs::tree::EntryKind::Tree, "d", id);
     }
-    let head = repo.git(&["rev-parse", "HEAD"]);
-    let deep = repo.git(&[
-        "commit-tree",
-        &id.to_string(),
-        "-p",
-        head.trim(),
-        "-m",
-        "deep",
-    ]);
-    // The deep commit is history; the checked-out tree is the normal one again.
-    let tip = repo.git(&[
-        "commit-tree",
-        "HEAD^{tree}",
-        "-p",
-        deep.trim(),
-        "-m",
-        "back",
-    ]);
-    repo.git(&["reset", "-q", "--hard", tip.trim()]);
+    bury_in_history(&repo, id);
     repo.index(&[]);
+    assert_eq!(repo.hit_paths("top_level_marker", &[])[0], "src/a.rs");
+}
+
+/// A history tree whose every level names the level below twice (`a` and `b`), empty at
+/// the bottom, changes no file; reading its diff visited 2^41 pairs of trees, so every index
+/// run (and the first search of a fresh clone) spun forever with the lock held.
+#[test]
+fn a_tree_that_names_its_subtree_twice_per_level_in_history_does_not_hang_indexing() {
+    let repo = TestRepo::with_files(&[("src/a.rs", "pub fn top_level_marker() {}\n")]);
+    let g = gix::open(repo.path()).unwrap();
+    let mut id = g
+        .write_object(gix::objs::Tree { entries: vec![] })
+        .unwrap()
+        .detach();
+    for _ in 0..40 {
+        let entry = |name: &str| gix::objs::tree::Entry {
+            mode: gix::objs::tree::EntryKind::Tree.into(),
+            filename: name.into(),
+            oid: id,
+        };
+        let t = gix::objs::Tree {
+            entries: vec![entry("a"), entry("b")],
+        };
+        id = g.write_object(t).unwrap().detach();
+    }
+    bury_in_history(&repo, id);
+    // A minute is hundreds of times what this repository takes; without the bound the run
+    // never ends.
+    let (out, _) = crate::common::peak_rss_within(
+        &mut repo.cmd(&["index", "--json"]),
+        std::time::Duration::from_secs(60),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(repo.hit_paths("top_level_marker", &[])[0], "src/a.rs");
 }
 
