@@ -10,6 +10,7 @@ use super::catalog::{Catalog, RunStats, SymbolHit};
 use super::chunks::{placeholders, IN_BATCH};
 use super::error::StoreError;
 use super::sqlite::handle;
+use super::unverified::{MISMATCH, UNVERIFIED};
 use crate::lang::{Language, SymbolKind};
 
 impl Catalog<'_> {
@@ -41,23 +42,27 @@ impl Catalog<'_> {
     }
 
     /// Paths on `branch` (indexed or skipped) whose name mentions a licence ("licen") or
-    /// "copying", in any case: the candidates for licence files.
+    /// "copying", in any case: the candidates for licence files. Not a pulled or imported
+    /// row this clone has not verified: its path is another machine's word, and a licence
+    /// file makes its directory third-party code, ranked lower.
     pub fn licence_like_paths(&self, branch: &str) -> Result<Vec<String>, StoreError> {
         let mut stmt = self
             .db
             .conn
             .prepare_cached(
                 "SELECT path FROM catalog WHERE branch = ?1
-                 AND (path LIKE '%licen%' OR path LIKE '%copying%') ORDER BY path",
+                 AND (path LIKE '%licen%' OR path LIKE '%copying%')
+                 AND (skip_reason IS NULL OR skip_reason NOT IN (?2, ?3)) ORDER BY path",
             )
             .map_err(|e| self.db.err("read catalog", e))?;
-        stmt.query_map(params![branch], |r| r.get(0))
+        stmt.query_map(params![branch, UNVERIFIED, MISMATCH], |r| r.get(0))
             .and_then(|rows| rows.collect::<Result<Vec<String>, _>>())
             .map_err(|e| self.db.err("read catalog", e))
     }
 
     /// Whether `path` is on `branch`: `Some(Some(hash))` indexed with that content,
-    /// `Some(None)` present but skipped (binary, generated, too large), `None` absent.
+    /// `Some(None)` present but skipped (binary, generated, too large), `None` absent or only
+    /// a pulled or imported row not verified here (another machine's word).
     pub fn path_on_branch(
         &self,
         branch: &str,
@@ -67,9 +72,13 @@ impl Catalog<'_> {
             .conn
             .prepare_cached(
                 "SELECT CASE WHEN skip_reason IS NULL THEN content_hash END FROM catalog
-                 WHERE branch = ?1 AND path = ?2",
+                 WHERE branch = ?1 AND path = ?2
+                   AND (skip_reason IS NULL OR skip_reason NOT IN (?3, ?4))",
             )
-            .and_then(|mut s| s.query_row([branch, path], |r| r.get(0)).optional())
+            .and_then(|mut s| {
+                s.query_row(params![branch, path, UNVERIFIED, MISMATCH], |r| r.get(0))
+                    .optional()
+            })
             .map_err(|e| self.db.err("read catalog", e))
     }
 }
@@ -327,13 +336,23 @@ impl Stats<'_> {
         Ok(all as f64 / on_branch.max(1) as f64)
     }
 
-    /// Skipped files of a branch with their reasons.
+    /// Skipped files of a branch with their reasons; not pulled or imported rows waiting for
+    /// this clone's check, whose paths the repository may not have (the counts say how many).
     pub fn skipped(&self, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
-        self.path_texts(
-            "SELECT path, skip_reason FROM catalog
-             WHERE branch = ?1 AND skip_reason IS NOT NULL ORDER BY path",
-            branch,
-        )
+        let mut stmt = self
+            .db
+            .conn
+            .prepare(
+                "SELECT path, skip_reason FROM catalog
+                 WHERE branch = ?1 AND skip_reason IS NOT NULL AND skip_reason NOT IN (?2, ?3)
+                 ORDER BY path",
+            )
+            .map_err(|e| self.db.err("read catalog", e))?;
+        stmt.query_map(params![branch, UNVERIFIED, MISMATCH], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| self.db.err("read catalog", e))
     }
 
     /// Files of `branch` indexed differently from their language, with the reason (a file

