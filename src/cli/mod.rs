@@ -109,6 +109,10 @@ fn in_flags(e: &Error) -> String {
         Error::Search(SearchError::BadGlob { glob, .. }) => {
             e.render_as(&format!("invalid --path glob {glob:?}"), e.hint())
         }
+        // "path glob of 604 bytes …": the flag that set it.
+        Error::Search(SearchError::GlobTooComplex { .. }) => {
+            e.render_as(&format!("--{}", e), e.hint())
+        }
         Error::Search(SearchError::ModeUnavailable { .. }) => e.render_as(
             &e.to_string(),
             Some(

@@ -23,6 +23,7 @@ pub mod learned;
 mod learned_table;
 pub(crate) mod llm;
 pub(crate) mod params;
+pub(crate) mod pathglob;
 mod pipeline;
 pub(crate) mod prior;
 pub mod query;

@@ -6,9 +6,8 @@
 //! further hits of a file after the next file, cut to the limit and read the text. It
 //! imports the stages; no stage imports it.
 
-use globset::{Glob, GlobMatcher};
-
 use super::fusion::Source;
+use super::pathglob;
 use super::query::Query;
 use super::reading::Reading;
 use super::retrievers::{of, Id};
@@ -46,7 +45,7 @@ pub fn search(
     opts: &SearchOptions,
 ) -> Result<SearchResult, SearchError> {
     let config = cx.config;
-    let glob = compile_glob(opts.path_glob.as_deref())?;
+    let glob = pathglob::compile_opt(opts.path_glob.as_deref())?;
     let lang = opts.lang;
     let s = &config.search;
     let limit = opts.limit.unwrap_or(s.n_final).max(1);
@@ -338,18 +337,6 @@ fn drop_vectors_for_a_missing_word(lists: &mut Vec<List>, mode: Mode, reading: &
     if mode == Mode::Hybrid && lexical_empty && reading.is_one_word() {
         lists.retain(|(s, _, _)| *s != Source::Vector);
     }
-}
-
-fn compile_glob(glob: Option<&str>) -> Result<Option<GlobMatcher>, SearchError> {
-    glob.map(|g| {
-        Glob::new(g)
-            .map(|g| g.compile_matcher())
-            .map_err(|e| SearchError::BadGlob {
-                glob: g.to_string(),
-                source: e,
-            })
-    })
-    .transpose()
 }
 
 /// Read the text of the chunks that made the results (the only text a search reads) and

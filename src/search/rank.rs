@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use globset::GlobMatcher;
+use globset::GlobSet;
 
 use super::explain::{Feature, Why};
 use super::fusion::{self, Source, Span};
@@ -43,7 +43,7 @@ pub(super) struct Found<'a> {
 pub(super) struct Plan<'a> {
     pub q: &'a Query,
     pub ranking: &'a Ranking,
-    pub glob: Option<&'a GlobMatcher>,
+    pub glob: Option<&'a GlobSet>,
     pub limit: usize,
 }
 
@@ -163,7 +163,7 @@ struct Place<'a> {
     q: &'a Query,
     config: &'a Config,
     rrf_k: f64,
-    glob: Option<&'a GlobMatcher>,
+    glob: Option<&'a GlobSet>,
     third_party: ThirdParty,
     now_ns: i128,
 }
@@ -384,7 +384,7 @@ mod tests {
 
     const DAY_NS: i128 = 86_400_000_000_000;
 
-    fn place<'a>(q: &'a Query, config: &'a Config, glob: Option<&'a GlobMatcher>) -> Place<'a> {
+    fn place<'a>(q: &'a Query, config: &'a Config, glob: Option<&'a GlobSet>) -> Place<'a> {
         Place {
             q,
             config,
@@ -414,7 +414,7 @@ mod tests {
             p.boost("src/config.rs", now + 5, Language::Rust),
             Some(fresh)
         );
-        let glob = globset::Glob::new("src/**").unwrap().compile_matcher();
+        let glob = super::super::pathglob::compile("src/**").unwrap();
         let only_src = place(&q, &config, Some(&glob));
         assert!(only_src
             .boost("docs/config.md", now, Language::Markdown)

@@ -141,6 +141,14 @@ pub enum SearchError {
         #[source]
         source: globset::Error,
     },
+    /// The path glob is longer or nests `{…}` deeper than any path filter needs
+    /// (`search::pathglob`).
+    #[error(
+        "path glob of {bytes} bytes with braces nested {depth} deep is too complex (at most {} bytes, {} deep)",
+        super::pathglob::MAX_BYTES,
+        super::pathglob::MAX_NESTING
+    )]
+    GlobTooComplex { bytes: usize, depth: usize },
     /// The language (`SearchOptions::lang`) is unknown.
     #[error("unknown language {lang:?} (known: {known})")]
     UnknownLanguage { lang: String, known: String },
@@ -162,7 +170,9 @@ impl SearchError {
             SearchError::BranchNotIndexed { branch } => Some(format!(
                 "check out {branch} and run `git codesearch index` there (or install the hooks: `git codesearch hooks install`)"
             )),
-            SearchError::BadGlob { .. } => Some("use a glob such as 'src/**/*.rs'".into()),
+            SearchError::BadGlob { .. } | SearchError::GlobTooComplex { .. } => {
+                Some("use a glob such as 'src/**/*.rs'".into())
+            }
             SearchError::UnknownLanguage { .. } => None,
             SearchError::ModeUnavailable { .. } => Some(
                 "run `git codesearch index` to embed, or search in mode hybrid, bm25 or symbol".into(),

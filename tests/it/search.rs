@@ -172,6 +172,15 @@ fn errors_name_the_flags_on_the_command_line() {
         "{err}"
     );
     assert!(!err.contains("invalid path glob"), "{err}");
+    // A glob globset would panic on is refused the same way (it aborted the process).
+    let deep = format!("{}a{}", "{".repeat(300), "}".repeat(300));
+    let out = repo.run(&["search", "--path", &deep, "settings"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("error: --path glob of 601 bytes with braces nested 300 deep"),
+        "{err}"
+    );
     repo.lexical();
     let out = repo.run(&["search", "--mode", "vector", "settings"]);
     let err = String::from_utf8_lossy(&out.stderr);
