@@ -29,6 +29,10 @@ pub const PACK_BYTES: &str = "GIT_CODESEARCH_PACK_BYTES";
 /// (`index::crashed`). A release build never reads it.
 pub const CRASH_ON_PARSE: &str = "GIT_CODESEARCH_TEST_CRASH_ON_PARSE";
 
+/// For tests, and read by debug builds only: the manifest bytes one pull may read, instead
+/// of 256 MiB (`share::fetch::Budget`). A release build never reads it.
+pub const TEST_PULL_MANIFEST_BYTES: &str = "GIT_CODESEARCH_TEST_PULL_MANIFEST_BYTES";
+
 /// The value of `name`, if set.
 pub fn get(name: &str) -> Option<OsString> {
     std::env::var_os(name)

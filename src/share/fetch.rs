@@ -43,13 +43,35 @@ impl Default for Budget {
     fn default() -> Budget {
         Budget {
             entries: PULL_ENTRIES,
-            manifest_bytes: PULL_MANIFEST_BYTES,
+            manifest_bytes: pull_manifest_bytes(),
             unpacked: PULL_UNPACKED,
         }
     }
 }
 
+/// Why a manifest is not read once the pull's manifest bytes are spent.
+pub fn budget_spent() -> String {
+    format!("pull budget exceeded: a pull reads at most {PULL_MANIFEST_BYTES} manifest bytes")
+}
+
+/// The manifest bytes a pull may read: [`PULL_MANIFEST_BYTES`], or in a debug build what
+/// the tests set (`env::TEST_PULL_MANIFEST_BYTES`), so that a test spends it in a few MiB.
+fn pull_manifest_bytes() -> u64 {
+    #[cfg(debug_assertions)]
+    if let Some(n) = crate::env::non_empty(crate::env::TEST_PULL_MANIFEST_BYTES)
+        .and_then(|v| v.to_str()?.parse().ok())
+    {
+        return n;
+    }
+    PULL_MANIFEST_BYTES
+}
+
 impl Budget {
+    /// Manifest bytes the pull may still read.
+    pub fn manifest_room(&self) -> u64 {
+        self.manifest_bytes
+    }
+
     /// Charge a manifest of `entries` entries and `bytes` stored bytes; the reason once the
     /// pull has read all it may.
     pub fn manifest(&mut self, entries: usize, bytes: u64) -> Result<(), String> {

@@ -9,7 +9,9 @@ pub mod fetch;
 pub mod file;
 pub mod local;
 pub mod manifest;
+pub mod pull_lock;
 pub mod remote;
+mod take;
 pub mod unpack;
 pub mod versions;
 
@@ -31,6 +33,16 @@ pub enum ShareError {
     /// Git could not be read (the branches to push, the objects to verify against).
     #[error(transparent)]
     Git(#[from] crate::git::GitError),
+    /// Another pull into the same index is running (`pull_lock`).
+    #[error("another pull into the index at {} is running", index_dir.display())]
+    PullRunning { index_dir: std::path::PathBuf },
+    /// The pull lock's file could not be opened or locked.
+    #[error("cannot take the pull lock {}", path.display())]
+    PullLock {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 impl ShareError {
@@ -41,6 +53,11 @@ impl ShareError {
             ShareError::Index(e) => e.hint(),
             ShareError::Remote(e) => e.hint(),
             ShareError::Git(e) => e.hint(),
+            ShareError::PullRunning { .. } => Some(
+                "let it finish: the post-merge hook starts one in the background after `git pull`"
+                    .into(),
+            ),
+            ShareError::PullLock { .. } => None,
         }
     }
 }

@@ -16,7 +16,8 @@ use super::client::{Remote, RemoteError};
 use super::fetch::{self, Budget};
 use super::file::Imported;
 use super::manifest::{self, Manifest};
-use super::versions::{self, Record};
+use super::take::{read_take, to_pull, Take};
+use super::versions::{self};
 use super::ShareError;
 use crate::store::pack::{self, BranchFiles};
 use crate::store::{Db, StoreError};
@@ -116,7 +117,7 @@ pub fn push(ws: &Workspace, url: &str, branches: &[String]) -> Result<Pushed, Sh
             done.skipped.push((branch.clone(), why));
             continue;
         }
-        let (n, read) = versions::read_newest(&remote, branch)?;
+        let (n, read) = versions::read_newest(&remote, branch, manifest::MAX_GZ)?;
         let current = match read {
             Some((Ok(m), _)) => Some(m),
             Some((Err(why), _)) => {
@@ -237,56 +238,6 @@ pub fn land_manifest(
     versions::land(remote, &m.branch, m, n, read, &mut 0)
 }
 
-/// One branch to pull: the newest version listed, whether its catalog replaces this clone's
-/// (a branch indexed here since its last pull keeps its own catalog; its contents are still
-/// brought in, so the next index run only tags them), and what this clone recorded of it.
-struct Take {
-    branch: String,
-    version: u64,
-    replace: bool,
-    recorded: Option<Record>,
-}
-
-/// The branches of the remote to pull; those already pulled are noted in `done` as up to
-/// date, those whose newest version is older than the one recorded here as failed.
-fn to_pull(remote: &Remote, db: &Db, done: &mut Pulled) -> Result<Vec<Take>, ShareError> {
-    let records = versions::recorded(db, &done.remote)?;
-    let local: HashSet<String> = db.catalog().branches()?.into_iter().collect();
-    let mut take = Vec::new();
-    for (branch, n) in versions::newest(remote)? {
-        let record = records.get(&branch).copied();
-        if local.contains(&branch) && record.is_some_and(|r| r.version == n) {
-            done.up_to_date.push(branch);
-            continue;
-        }
-        if let Some(v) = record.map(|r| r.version).filter(|v| n < *v) {
-            done.failed.push((branch, older(n, v)));
-            continue;
-        }
-        // Replace only what an earlier pull brought and no index run here has changed.
-        let ours = local.contains(&branch)
-            && match record.and_then(|r| r.pulled_at) {
-                Some(at) => db
-                    .stats()
-                    .last_run_on(&branch)?
-                    .is_some_and(|run| run >= at),
-                None => true,
-            };
-        take.push(Take {
-            branch,
-            version: n,
-            replace: !ours,
-            recorded: record,
-        });
-    }
-    Ok(take)
-}
-
-/// Why a branch whose remote version `n` is older than version `v` recorded here is refused.
-fn older(n: u64, v: u64) -> String {
-    format!("the remote's newest manifest (version {n}) is older than version {v} recorded here: not merged (newer versions were deleted, or an old one replayed)")
-}
-
 /// Pull every branch of the remote at `url` into this index, one branch at a time.
 pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, ShareError> {
     let remote = Remote::open(url)?;
@@ -296,6 +247,7 @@ pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, ShareError> {
         ..Pulled::default()
     };
     let db = ws.db()?;
+    let _one_pull = super::pull_lock::take(&ws.index_dir)?;
     fetch::clean_stale_scratch(&ws.index_dir);
     let take = to_pull(&remote, &db, &mut done)?;
     drop(db);
@@ -313,48 +265,6 @@ pub fn pull(ws: &Workspace, url: &str) -> Result<Pulled, ShareError> {
         }
     }
     Ok(done)
-}
-
-/// The manifest of the branch `t` to pull, checked against this clone's record and charged
-/// to the pull's budget: its object key and the manifest (`None`: the branch is gone).
-fn read_take(
-    remote: &Remote,
-    t: &Take,
-    budget: &mut Budget,
-    done: &mut Pulled,
-) -> Result<Option<(String, Manifest)>, ShareError> {
-    let (version, (read, bytes)) = match versions::read_version(remote, &t.branch, t.version)? {
-        Some(read) => (t.version, read),
-        // Pruned since the listing: a newer one landed.
-        None => match versions::read_newest(remote, &t.branch)? {
-            (n, Some(read)) => (n, read),
-            (_, None) => return Ok(None),
-        },
-    };
-    done.bytes += bytes;
-    let key = manifest::key_of(&t.branch, version);
-    let bad = |why: String| RemoteError::BadObject {
-        url: remote.url().into(),
-        key: key.clone(),
-        why,
-    };
-    if let Some(v) = t.recorded.map(|r| r.version).filter(|v| version < *v) {
-        return Err(bad(older(version, v)).into());
-    }
-    let m = read.map_err(&bad)?;
-    budget.manifest(m.files.len(), bytes).map_err(&bad)?;
-    let name = crate::git::display_key(&t.branch);
-    if let Some(at) = t
-        .recorded
-        .and_then(|r| r.pushed_at)
-        .filter(|at| m.pushed_at < *at)
-    {
-        done.warnings.push(format!(
-            "{name}: version {version} says it was pushed at {}, before the version recorded here ({at}): merged, as it is newer by its number (the pushers' clocks may differ)",
-            m.pushed_at
-        ));
-    }
-    Ok(Some((key, m)))
 }
 
 /// Pull one branch: its manifest, the packs of the contents this clone lacks, merged.

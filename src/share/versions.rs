@@ -69,12 +69,16 @@ fn newest_of(listing: Vec<(String, u64)>) -> BTreeMap<String, u64> {
 
 /// Newest version of `branch`'s manifest and what reading it gave; version 0 and nothing if
 /// it has none.
-pub fn read_newest(remote: &Remote, branch: &str) -> Result<(u64, Option<Read>), RemoteError> {
+pub fn read_newest(
+    remote: &Remote,
+    branch: &str,
+    max: u64,
+) -> Result<(u64, Option<Read>), RemoteError> {
     for _ in 0..TRIES {
         let n = newest_of(remote.list(&manifest::dir_of(branch))?).remove(branch);
         let Some(n) = n else { return Ok((0, None)) };
         // Pruned between the listing and the read: list again.
-        if let Some(read) = read_version(remote, branch, n)? {
+        if let Some(read) = read_version(remote, branch, n, max)? {
             return Ok((n, Some(read)));
         }
     }
@@ -86,15 +90,23 @@ pub fn read_newest(remote: &Remote, branch: &str) -> Result<(u64, Option<Read>),
 
 /// Version `n` of `branch`'s manifest, `None` if it is not there. Only a failure to reach
 /// the remote is an error: a manifest too large or malformed is read as refused.
-pub fn read_version(remote: &Remote, branch: &str, n: u64) -> Result<Option<Read>, RemoteError> {
+pub fn read_version(
+    remote: &Remote,
+    branch: &str,
+    n: u64,
+    max: u64,
+) -> Result<Option<Read>, RemoteError> {
     let key = manifest::key_of(branch, n);
-    match remote.get(&key, manifest::MAX_GZ) {
+    let max = max.min(manifest::MAX_GZ);
+    match remote.get(&key, max) {
         Ok(Some(bytes)) => {
             let len = bytes.len() as u64;
             Ok(Some((Manifest::parse(&bytes, branch), len)))
         }
         Ok(None) => Ok(None),
-        Err(RemoteError::BadObject { why, .. }) => Ok(Some((Err(why), 0))),
+        // Refused (larger than `max`, most often) after up to `max` bytes came: counted as
+        // read, so that a pull's budget ends what many such objects cost.
+        Err(RemoteError::BadObject { why, .. }) => Ok(Some((Err(why), max))),
         Err(e) => Err(e),
     }
 }
@@ -140,7 +152,7 @@ pub fn land(
             }
             Created::Existed => {
                 tracing::debug!(%key, "manifest version taken: reading the newest");
-                let (newest, read) = read_newest(remote, branch)?;
+                let (newest, read) = read_newest(remote, branch, manifest::MAX_GZ)?;
                 // Never go back: a version that is there but lists as no manifest still
                 // counts as taken.
                 n = newest.max(next);

@@ -22,6 +22,27 @@ pub(crate) struct Target {
     _server: Option<S3Server>,
 }
 
+/// A fixture indexed and pushed to a new `file://` remote, and a fresh clone of it with an
+/// index of its own: the start of most pull tests.
+pub(crate) fn pushed_and_cloned() -> (Target, TestRepo, TestRepo) {
+    let t = Target::file();
+    let ci = fixture();
+    ci.index(&[]);
+    t.ok(&ci, &["push"]);
+    let dev = fresh_clone(&ci);
+    dev.index(&[]);
+    (t, ci, dev)
+}
+
+/// Scratch directories of pulls left in the index directory `index`.
+pub(crate) fn pull_scratch(index: &std::path::Path) -> usize {
+    std::fs::read_dir(index)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".pull-"))
+        .count()
+}
+
 impl Target {
     pub(crate) fn file() -> Target {
         Target::file_at("remote")
@@ -380,12 +401,7 @@ on_both! {
 
 #[test]
 fn a_manifest_naming_a_missing_pack_fails_and_changes_nothing() {
-    let t = Target::file();
-    let ci = fixture();
-    ci.index(&[]);
-    t.ok(&ci, &["push"]);
-    let dev = fresh_clone(&ci);
-    dev.index(&[]);
+    let (t, ci, dev) = pushed_and_cloned();
     let before = dev.status(&[]);
     // A second branch whose new content is in a pack that is then lost.
     feature_branch(&ci);

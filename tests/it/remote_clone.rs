@@ -91,3 +91,72 @@ fn a_pull_embeds_the_pulled_branch_in_the_background() {
     assert!(text.contains("files in the background"), "{text}");
     crate::vectors::wait_until_embedded(&dev, None);
 }
+
+/// The post-merge hook starts a pull in the background on every `git pull`; a pull the
+/// remote keeps busy must not have the next ones start beside it, each with scratch space of
+/// its own. A second pull leaves at once, names why, and touches nothing.
+#[test]
+fn a_pull_while_another_runs_leaves_at_once() {
+    let (t, _ci, dev) = crate::remote::pushed_and_cloned();
+    let index = dev.path().join(".git/codesearch");
+    let held = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(index.join("pull.lock"))
+        .unwrap();
+    held.try_lock().unwrap();
+    let out = t.run(&dev, &["pull"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("another pull into the index"), "{err}");
+    assert_eq!(crate::remote::pull_scratch(&index), 0);
+    // Once the first is done, a pull runs.
+    drop(held);
+    let out = t.ok(&dev, &["pull"]);
+    assert!(out.starts_with("pulled from "), "{out}");
+}
+
+/// Manifests refused once read (not gzip) were read whole on every pull and charged to the
+/// pull's budget only when they parsed: a bucket of many large ones cost each `git pull`
+/// (through the hook) all of them. Each is now charged before it is parsed, and read only
+/// within what the budget leaves.
+#[test]
+fn manifests_refused_once_read_spend_the_pulls_budget() {
+    use git_codesearch::share::manifest::key_of;
+    let t = Target::file();
+    let ci = fixture();
+    ci.index(&[]);
+    t.ok(&ci, &["push"]);
+    // Eight branches (after `main` in the listing's order), each a 256 KiB manifest.
+    for i in 0..8u32 {
+        let junk: Vec<u8> = (0..256 * 1024u32)
+            .map(|j| (j.wrapping_mul(7) ^ i) as u8)
+            .collect();
+        t.remote
+            .create(&key_of(&format!("refs/heads/zz-junk{i}"), 1), junk)
+            .unwrap();
+    }
+    let dev = fresh_clone(&ci);
+    let out = t
+        .cmd(&dev, &["pull", &t.url])
+        .env("GIT_CODESEARCH_TEST_PULL_MANIFEST_BYTES", "655360")
+        .output()
+        .unwrap();
+    let (stdout, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{err}");
+    assert!(stdout.contains("branches merged: main;"), "{stdout}");
+    assert!(err.contains("pull budget exceeded"), "{err}");
+    // What came: main's manifest and packs and at most the 640 KiB budget of junk, where
+    // all eight (2,048 KiB) came before.
+    let kib: f64 = stdout
+        .split("packs, ")
+        .nth(1)
+        .and_then(|s| s.split(" KiB").next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(kib < 1000.0, "{stdout}");
+}

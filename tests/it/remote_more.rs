@@ -277,12 +277,7 @@ fn a_detached_key_with_a_revision_expression_is_not_a_branch() {
 
 #[test]
 fn a_stale_scratch_directory_is_removed_by_the_next_pull() {
-    let t = Target::file();
-    let ci = fixture();
-    ci.index(&[]);
-    t.ok(&ci, &["push"]);
-    let dev = fresh_clone(&ci);
-    dev.index(&[]);
+    let (t, _ci, dev) = crate::remote::pushed_and_cloned();
     // What a pull killed mid-way leaves: its scratch directory, named by its process.
     let mut gone = std::process::Command::new("true").spawn().unwrap();
     let pid = gone.id();
@@ -374,13 +369,10 @@ fn a_hostile_remote_is_pulled_within_bounds() {
     assert!(!err.contains("doctor"), "{err}");
     assert!(rss < 300 * 1024, "peak RSS {rss} KiB");
     eprintln!("hostile pull: peak RSS {rss} KiB");
-    let index = dev.path().join(".git/codesearch");
-    let left = std::fs::read_dir(&index)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with(".pull-"))
-        .count();
-    assert_eq!(left, 0);
+    assert_eq!(
+        crate::remote::pull_scratch(&dev.path().join(".git/codesearch")),
+        0
+    );
 }
 
 #[test]
