@@ -98,6 +98,18 @@ pub fn unpack_bound(declared: u64) -> u64 {
         .min(MAX_UNPACK)
 }
 
+/// The stored (gzip) size allowed to a pack said to hold `declared` bytes of content: what
+/// it may unpack to and gzip's own overhead (under 0.1 %). A pack is never larger than the
+/// data it holds, but gzip's empty stored blocks (five bytes that unpack to nothing) could
+/// pad a small one to [`MAX_PACK_GZ`], all of it downloaded.
+pub fn stored_bound(declared: u64) -> u64 {
+    let unpacked = unpack_bound(declared);
+    unpacked
+        .saturating_add(unpacked / 1000)
+        .saturating_add(4 << 10)
+        .min(MAX_PACK_GZ)
+}
+
 /// A writer that gunzips into a file, refusing past a bound (which it remembers, to tell a
 /// refusal from a failed write).
 struct Unpacker<'a> {
@@ -176,7 +188,7 @@ pub fn fetch_pack(
             failed: false,
         }),
     };
-    let got = remote.get_to(&key, MAX_PACK_GZ, &mut sink);
+    let got = remote.get_to(&key, stored_bound(declared), &mut sink);
     let finished = sink.gz.try_finish();
     let (refused, failed) = (sink.gz.get_ref().refused, sink.gz.get_ref().failed);
     let info = match got {

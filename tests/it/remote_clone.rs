@@ -160,3 +160,35 @@ fn manifests_refused_once_read_spend_the_pulls_budget() {
         .unwrap_or_else(|| panic!("{stdout}"));
     assert!(kib < 1000.0, "{stdout}");
 }
+
+/// A pack padded with gzip's empty stored blocks (five bytes each that unpack to nothing)
+/// hashes to its name, unpacks to what it declares and passed every check: a remote could
+/// make each pull download a gigabyte for a pack of kilobytes. Its stored size is now
+/// bounded by what it may unpack to.
+#[test]
+fn a_pack_padded_past_what_it_holds_is_refused_unread() {
+    let t = Target::file();
+    let ci = fixture();
+    ci.index(&[]);
+    t.ok(&ci, &["push"]);
+    crate::remote_more::forge_main_pack_bytes(&t, |gz| {
+        // gzip's 10-byte header (no optional fields), then the deflate stream: empty stored
+        // blocks before it keep it valid.
+        assert_eq!(gz[3], 0, "gzip flags");
+        let mut padded = gz[..10].to_vec();
+        for _ in 0..600_000 {
+            padded.extend_from_slice(&[0, 0, 0, 0xff, 0xff]);
+        }
+        padded.extend_from_slice(&gz[10..]);
+        padded
+    });
+    let dev = fresh_clone(&ci);
+    let out = t.run(&dev, &["pull"]);
+    let (stdout, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{err}");
+    assert!(err.contains("main: not pulled"), "{err}");
+    assert!(err.contains("more than the"), "{err}");
+}

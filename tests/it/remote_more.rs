@@ -447,6 +447,17 @@ fn a_committed_backslash_name_is_not_pushed() {
 /// unpacked SQLite file), uploaded under its own (correct) hash, and a manifest naming it.
 pub(crate) fn forge_main_pack(t: &Target, alter: impl FnOnce(&std::path::Path)) {
     use git_codesearch::share::manifest::{gunzip, gzip};
+    forge_main_pack_bytes(t, |gz| {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("pack.sqlite");
+        std::fs::write(&db, gunzip(&gz, 1 << 30).unwrap()).unwrap();
+        alter(&db);
+        gzip(&std::fs::read(&db).unwrap())
+    });
+}
+
+/// [`forge_main_pack`] on the pack's stored (gzip) bytes: `alter` gives the bytes to upload.
+pub(crate) fn forge_main_pack_bytes(t: &Target, alter: impl FnOnce(Vec<u8>) -> Vec<u8>) {
     let main = "refs/heads/main";
     let v1 = t.remote.get(&key_of(main, 1), 1 << 20).unwrap().unwrap();
     let mut m = Manifest::parse(&v1, main).unwrap();
@@ -455,11 +466,7 @@ pub(crate) fn forge_main_pack(t: &Target, alter: impl FnOnce(&std::path::Path)) 
         .get(&format!("packs/{}", m.packs[0]), 1 << 30)
         .unwrap()
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("pack.sqlite");
-    std::fs::write(&db, gunzip(&gz, 1 << 30).unwrap()).unwrap();
-    alter(&db);
-    let forged = gzip(&std::fs::read(&db).unwrap());
+    let forged = alter(gz);
     let name = git_codesearch::util::sha256_hex(&forged);
     t.remote.create(&format!("packs/{name}"), forged).unwrap();
     m.packs[0] = name;
