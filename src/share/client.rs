@@ -10,9 +10,13 @@
 use std::io::Read;
 use std::sync::Arc;
 
-use futures::TryStreamExt;
+use futures::{StreamExt, TryStreamExt};
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
+
+/// Most objects one listing returns: a remote's manifests are a few versions per branch, and
+/// a bucket listing millions of keys would otherwise be held whole by every pull.
+pub const MAX_LISTED: usize = 100_000;
 
 /// Errors of a remote, each naming the (redacted) URL and the object involved.
 #[derive(Debug, thiserror::Error)]
@@ -237,15 +241,31 @@ impl Remote {
 
     /// Keys (relative to the remote's prefix) and sizes of every object under `dir`.
     pub fn list(&self, dir: &str) -> Result<Vec<(String, u64)>, RemoteError> {
+        let too_many = || {
+            self.bad(
+                dir,
+                format!("it lists more than {MAX_LISTED} objects: no push writes so many"),
+            )
+        };
         let (store, prefix) = match &self.backend {
-            Backend::File(fs) => return fs.list(dir).map_err(self.io_err("list", dir)),
+            Backend::File(fs) => {
+                return fs
+                    .list(dir, MAX_LISTED)
+                    .map_err(self.io_err("list", dir))?
+                    .ok_or_else(too_many)
+            }
             Backend::Object(store, prefix) => (store, prefix),
         };
         let path = Self::path(prefix, dir);
+        // One past the bound is enough to know: a bucket listing millions of keys is never
+        // held whole.
         let metas: Vec<object_store::ObjectMeta> = self
             .rt
-            .block_on(store.list(Some(&path)).try_collect())
+            .block_on(store.list(Some(&path)).take(MAX_LISTED + 1).try_collect())
             .map_err(self.err("list", dir))?;
+        if metas.len() > MAX_LISTED {
+            return Err(too_many());
+        }
         Ok(metas
             .into_iter()
             .filter_map(|m| {
@@ -272,7 +292,6 @@ impl Remote {
         max: u64,
         sink: &mut dyn std::io::Write,
     ) -> Result<Option<GetInfo>, RemoteError> {
-        use futures::StreamExt;
         let mut feed = Feed {
             remote: self,
             key,

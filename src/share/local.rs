@@ -33,12 +33,12 @@ impl FileStore {
     }
 
     /// Keys and sizes of the regular files below `dir` (links are neither listed nor
-    /// entered; a `dir` that is a link lists as empty).
-    pub fn list(&self, dir: &str) -> std::io::Result<Vec<(String, u64)>> {
+    /// entered; a `dir` that is a link lists as empty); `None` past `max` of them.
+    pub fn list(&self, dir: &str, max: usize) -> std::io::Result<Option<Vec<(String, u64)>>> {
         let mut out = Vec::new();
         match files::dir_beneath(&self.root, Path::new(dir), false) {
             Ok(_) => {}
-            Err(e) if is_absent_or_refused(&e) => return Ok(out),
+            Err(e) if is_absent_or_refused(&e) => return Ok(Some(out)),
             Err(e) => return Err(e),
         }
         let mut todo = vec![dir.trim_matches('/').to_string()];
@@ -56,12 +56,15 @@ impl FileStore {
                 if kind.is_dir() {
                     todo.push(key);
                 } else if kind.is_file() && !name.starts_with(".tmp-") {
+                    if out.len() == max {
+                        return Ok(None);
+                    }
                     out.push((key, entry.metadata()?.len()));
                 }
             }
         }
         out.sort();
-        Ok(out)
+        Ok(Some(out))
     }
 
     /// The file at `key`, opened for reading; `None` if there is none.
@@ -105,4 +108,21 @@ fn is_absent_or_refused(e: &std::io::Error) -> bool {
         e.kind(),
         std::io::ErrorKind::NotFound | std::io::ErrorKind::InvalidInput
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listing_stops_past_its_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = FileStore::open(dir.path()).unwrap();
+        for i in 0..3 {
+            assert!(fs.create(&format!("manifests/b/{i}"), b"x").unwrap());
+        }
+        assert_eq!(fs.list("manifests", 3).unwrap().unwrap().len(), 3);
+        assert!(fs.list("manifests", 2).unwrap().is_none());
+        assert_eq!(fs.list("absent", 0).unwrap(), Some(vec![]));
+    }
 }
