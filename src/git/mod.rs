@@ -5,6 +5,7 @@
 //! unless the user's own (global or system) `safe.directory` lists it: its `.git/config` is
 //! that user's, and `codesearch.*` settings there choose where code and API keys go.
 
+pub mod blobs;
 pub mod history;
 pub mod hooks;
 pub mod tree;

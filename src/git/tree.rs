@@ -292,6 +292,11 @@ impl Repo {
         None
     }
 
+    /// A handle that reads this repository's blobs from any thread.
+    pub fn blobs(&self) -> super::blobs::Blobs {
+        super::blobs::Blobs::of(&self.repo)
+    }
+
     /// The bytes of a blob.
     pub fn blob(&self, id: gix::ObjectId) -> Result<Vec<u8>, GitError> {
         let object = self

@@ -1,6 +1,7 @@
 //! Indexing a commit that is not checked out (`--rev`): its tree is read from the object
 //! database, each blob is hashed (SHA-256, like work-tree files) and only content no branch
-//! has indexed yet is kept, in memory, for chunking. Everything else is an AddTag. The work
+//! has indexed yet is computed, its blob read again by the worker that chunks it (never all
+//! of them in memory at once). Everything else is an AddTag. The work
 //! tree, HEAD and the file system are never touched: a tree is untrusted input (a crafted
 //! one names entries `..` or `.git`), so its paths are never used to write anything. A path
 //! git itself would refuse to check out, or longer than any checkout, is left out and only
@@ -10,7 +11,6 @@
 //! `git::tree::tree_listing`).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 use super::error::IndexError;
 use super::plan::Scanned;
@@ -40,8 +40,8 @@ struct Blob {
     size: u64,
     hash: String,
     skip: Option<String>,
-    /// Its bytes, when its content must be computed (shared by every path naming it).
-    bytes: Option<Arc<Vec<u8>>>,
+    /// Its content must be computed: no branch has indexed it.
+    compute: bool,
 }
 
 /// Read the tree of `commit`; keep the blobs whose content is not in `known`.
@@ -57,6 +57,7 @@ pub fn gather(
     let mut left_out = listing.left_out;
     // A crafted tree names one blob at many paths: it is read once.
     let mut blobs: HashMap<gix::ObjectId, Blob> = HashMap::new();
+    let reader = repo.blobs();
     for f in listing.files {
         if !crate::util::is_safe_rel_path(&f.path) {
             left_out += 1;
@@ -85,12 +86,15 @@ pub fn gather(
                 s.size = blob.size;
                 s.content_hash = blob.hash;
                 s.skip_reason = blob.skip;
-                if let Some(bytes) = blob.bytes {
+                if blob.compute {
                     walk.files.push(WalkedFile {
                         rel: f.path.clone(),
                         size: blob.size,
                         mtime_ns: 0,
-                        source: Source::Memory(bytes),
+                        source: Source::Blob {
+                            blobs: reader.clone(),
+                            id: f.id,
+                        },
                     });
                 }
             }
@@ -106,7 +110,8 @@ pub fn gather(
     })
 }
 
-/// Size, hash and verdict of blob `id`, with its bytes when its content is not in `known`.
+/// Size, hash and verdict of blob `id`, and whether its content must be computed (it is not
+/// in `known`); its bytes are dropped here.
 fn read_blob(
     repo: &Repo,
     id: gix::ObjectId,
@@ -127,7 +132,7 @@ fn read_blob(
                 skip: Some(
                     SkipReason::Unreadable(format!("blob {id} is not in this clone")).to_string(),
                 ),
-                bytes: None,
+                compute: false,
             });
         }
         Err(e) => return Err(e.into()),
@@ -139,7 +144,7 @@ fn read_blob(
             size,
             hash: crate::util::sha256_hex(format!("large:{size}:{id}").as_bytes()),
             skip: Some(SkipReason::TooLarge(size).to_string()),
-            bytes: None,
+            compute: false,
         });
     }
     let bytes = repo.blob(id)?;
@@ -147,13 +152,13 @@ fn read_blob(
     let mut blob = Blob {
         size: bytes.len() as u64,
         skip: None,
-        bytes: None,
+        compute: false,
         hash,
     };
     if let Err(reason) = quality::check(&bytes, cfg) {
         blob.skip = Some(reason.to_string());
-    } else if !known.contains(&blob.hash) {
-        blob.bytes = Some(Arc::new(bytes));
+    } else {
+        blob.compute = !known.contains(&blob.hash);
     }
     Ok(blob)
 }

@@ -30,9 +30,13 @@ pub struct WalkedFile {
 pub enum Source {
     /// A file in the work tree: `rel` below the top of the work tree, `root`.
     Disk { root: Arc<Path>, rel: PathBuf },
-    /// Bytes already read from the object database (`--rev`). Tree paths are never used
-    /// to write files: a crafted tree (`..`, `.git`) must not reach the file system.
-    Memory(Arc<Vec<u8>>),
+    /// A blob of the object database (`--rev`), read again when its content is computed
+    /// (`git::blobs`). Tree paths are never used to write files: a crafted tree (`..`,
+    /// `.git`) must not reach the file system.
+    Blob {
+        blobs: crate::git::blobs::Blobs,
+        id: gix::ObjectId,
+    },
 }
 
 impl WalkedFile {
@@ -47,10 +51,12 @@ impl WalkedFile {
                 Bounded::Bytes(bytes) => Ok(Cow::Owned(bytes)),
                 Bounded::TooLarge(size) => Err(SkipReason::TooLarge(size)),
             },
-            Source::Memory(bytes) if bytes.len() as u64 > max => {
-                Err(SkipReason::TooLarge(bytes.len() as u64))
-            }
-            Source::Memory(bytes) => Ok(Cow::Borrowed(bytes.as_slice())),
+            // A blob's size is its header's, read when it was listed; its bytes cannot change.
+            Source::Blob { .. } if self.size > max => Err(SkipReason::TooLarge(self.size)),
+            Source::Blob { blobs, id } => blobs
+                .read(*id)
+                .map(Cow::Owned)
+                .map_err(|e| SkipReason::Unreadable(e.to_string())),
         }
     }
 }

@@ -387,3 +387,48 @@ fn a_blob_a_partial_clone_lacks_is_left_out_and_the_rest_indexed() {
         "src/ok.rs"
     );
 }
+
+/// `--rev` kept the bytes of every new blob of the tree from its listing to the end of the
+/// run: a tree of many distinct blobs (a few MB packed, as deltas of each other) took
+/// gigabytes. Now a blob is hashed when listed and read again when computed, so even a dry
+/// run that lists 58 MB of new code stays near a small tree's memory.
+#[test]
+fn a_tree_of_many_new_blobs_is_not_held_in_memory() {
+    let repo = TestRepo::with_files(&[("src/ok.rs", "pub fn fine() {}\n")]);
+    let base = baseline_rss(&repo);
+    // Written as files outside the work tree, stored by one `git hash-object -w`.
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec!["hash-object".to_string(), "-w".to_string()];
+    for i in 0..64 {
+        let mut text = String::with_capacity(950_000);
+        let mut j = 0;
+        while text.len() < 900_000 {
+            text.push_str(&format!("let v_{i}_{j} = {j};\n"));
+            j += 1;
+        }
+        let path = dir.path().join(format!("f{i}.rs"));
+        std::fs::write(&path, text).unwrap();
+        args.push(path.to_string_lossy().into_owned());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let ids = repo.git(&args);
+    let lines: String = ids
+        .lines()
+        .enumerate()
+        .map(|(i, id)| format!("100644 blob {id}\tf{i}.rs\n"))
+        .collect();
+    let root = mktree(&repo, &lines);
+    let commit = repo.git(&["commit-tree", &root, "-m", "many blobs"]);
+    let (out, rss) = crate::common::peak_rss_within(
+        &mut repo.cmd(&["index", "--rev", commit.trim(), "--dry-run", "--json"]),
+        std::time::Duration::from_secs(120),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(plan["stats"]["compute"], 64, "{plan}");
+    // Held whole, the 64 blobs are 55 MiB.
+    assert!(
+        rss < base + 28 * 1024,
+        "peak {rss} KiB, baseline {base} KiB"
+    );
+}
