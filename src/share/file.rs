@@ -8,7 +8,7 @@
 //! is checked against this clone's own bytes of it (`verify`): at import, from the object
 //! database; later, by the index run that meets the file.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::path::Path;
 
@@ -35,6 +35,31 @@ pub struct Imported {
     pub checked: crate::index::verify::Settled,
     /// Contents this clone has no bytes of yet: hidden until an index run meets their files.
     pub unverified: usize,
+}
+
+/// Contents read per batch of a merge: at most this many bytes of their sizes (each
+/// content's chunk text is at most its size, `store::snapshot` checks), or one content.
+const BATCH_BYTES: u64 = 64 << 20;
+/// And at most this many contents.
+const BATCH_CONTENTS: usize = 200;
+
+/// `hashes` in batches of at most [`BATCH_CONTENTS`] and [`BATCH_BYTES`] by `sizes`.
+fn by_size<'h>(hashes: &'h [String], sizes: &HashMap<String, u64>) -> Vec<&'h [String]> {
+    let mut out = Vec::new();
+    let (mut start, mut bytes) = (0, 0u64);
+    for (i, h) in hashes.iter().enumerate() {
+        let size = sizes.get(h).copied().unwrap_or(0);
+        let full = i - start == BATCH_CONTENTS || bytes.saturating_add(size) > BATCH_BYTES;
+        if i > start && full {
+            out.push(&hashes[start..i]);
+            (start, bytes) = (i, 0);
+        }
+        bytes = bytes.saturating_add(size);
+    }
+    if start < hashes.len() {
+        out.push(&hashes[start..]);
+    }
+    out
 }
 
 /// Run `f` holding the index lock.
@@ -146,9 +171,10 @@ fn merge(
         .collect();
     missing.sort();
     let mut done = Imported::default();
+    let sizes = theirs.unverified().declared_sizes()?;
     // Chunks first, keyed by content: until the SQLite transaction below commits they are
     // orphans no search can see, so a crash here leaves the old state.
-    for part in missing.chunks(200) {
+    for part in by_size(&missing, &sizes) {
         let rows = their_chunks.chunks_of(part)?;
         super::unpack::check_chunks(part, &rows).map_err(|why| StoreError::BadSnapshot {
             path: dir.to_path_buf(),
@@ -171,4 +197,24 @@ fn merge(
     // Whole-file terms never travel (derived data): rebuild them from the chunks.
     crate::index::terms::backfill(db, &chunks)?;
     Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_merge_reads_contents_in_batches_bounded_by_size_and_count() {
+        let hashes: Vec<String> = (0..450).map(|i| format!("{i:03}")).collect();
+        let mut sizes: HashMap<String, u64> = HashMap::new();
+        // Two large contents early on: the first fills a batch (with an empty one before
+        // it), the second, over the bound alone, is a batch of its own.
+        sizes.insert("001".into(), BATCH_BYTES);
+        sizes.insert("002".into(), BATCH_BYTES + 1);
+        let batches = by_size(&hashes, &sizes);
+        let lens: Vec<usize> = batches.iter().map(|b| b.len()).collect();
+        assert_eq!(lens, [2, 1, 200, 200, 47]);
+        assert_eq!(batches.concat(), hashes);
+        assert!(by_size(&[], &sizes).is_empty());
+    }
 }

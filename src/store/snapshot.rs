@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 use super::error::StoreError;
 use super::sqlite::MIGRATIONS;
@@ -181,7 +181,47 @@ fn check_values(conn: &Connection) -> Result<(), Checked> {
                 "catalog path {p:?} is not a safe relative path"
             )))
         }
-    })
+    })?;
+    check_sizes(conn)
+}
+
+/// Largest content a snapshot may hold: the ceiling of `index.max_file_size`.
+pub const MAX_CONTENT_BYTES: i64 = 100 << 20;
+
+/// Every content's size is within [`MAX_CONTENT_BYTES`], and its chunks' text (its file's
+/// lines, each once) is no longer than it. The merge reads chunks by contents' sizes
+/// (`share::file`): a snapshot declaring ten bytes for a gigabyte of chunk text would have
+/// had it held in memory, two hundred contents at a time.
+fn check_sizes(conn: &Connection) -> Result<(), Checked> {
+    let large: Option<String> = conn
+        .query_row(
+            "SELECT content_hash FROM content WHERE size < 0 OR size > ?1 LIMIT 1",
+            [MAX_CONTENT_BYTES],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(h) = large {
+        return Err(Checked::Bad(format!(
+            "content {h} is larger than {MAX_CONTENT_BYTES} bytes, or negative"
+        )));
+    }
+    let over: Option<String> = conn
+        .query_row(
+            "SELECT c.content_hash FROM chunks c JOIN chunk_text t ON t.rid = c.rid
+             GROUP BY c.content_hash
+             HAVING sum(length(CAST(t.content AS BLOB))) >
+               coalesce((SELECT size FROM content k WHERE k.content_hash = c.content_hash), 0)
+             LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    match over {
+        Some(h) => Err(Checked::Bad(format!(
+            "the chunks of content {h} hold more text than its size"
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn each_text(

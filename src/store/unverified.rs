@@ -6,7 +6,7 @@
 //! run of that branch computes the file itself). A content that fails its check is dropped,
 //! and so are the rows that use it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::params;
 
@@ -45,6 +45,22 @@ handle! {
 }
 
 impl Unverified<'_> {
+    /// The size each content of this database says it has: of a snapshot being merged,
+    /// where `snapshot::check_sizes` has made it bound its chunks' text.
+    pub fn declared_sizes(&self) -> Result<HashMap<String, u64>, StoreError> {
+        let err = |e| self.db.err("read content sizes", e);
+        let mut stmt = self
+            .db
+            .conn
+            .prepare("SELECT content_hash, size FROM content")
+            .map_err(err)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64)))
+            .and_then(|rows| rows.collect::<Result<HashMap<_, _>, _>>())
+            .map_err(err)?;
+        Ok(rows)
+    }
+
     /// Content hashes not yet verified.
     pub fn hashes(&self) -> Result<HashSet<String>, StoreError> {
         self.db

@@ -3,7 +3,7 @@
 //! only once it is checked against this clone's own bytes (docs/security.md).
 
 use crate::common::fixture;
-use crate::untrusted::{exported, fresh_clone, index_dir, repack, sql};
+use crate::untrusted::{exported, fresh_clone, import_fails, index_dir, repack, sql};
 
 const INJECTED: &str = "pub fn attacker_injected_marker() { run_this_instead(); }";
 
@@ -297,4 +297,27 @@ fn a_doc_comment_stitched_from_code_fragments_is_dropped() {
         !String::from_utf8_lossy(&found.stdout).contains("unwrap_or_default()"),
         "{found:?}"
     );
+}
+
+/// A content's chunks are its file's lines, each once: a snapshot (or a pull's pack) whose
+/// chunk text outgrows the content's size, or whose size is past any file indexed, is
+/// refused before the merge reads chunks by those sizes.
+#[test]
+fn chunk_text_longer_than_its_content_is_refused() {
+    let (repo, _tmp, unpacked) = exported();
+    let db = unpacked.join("meta.sqlite");
+    let upload = hash_of(&db, "app/upload.py");
+    sql(
+        &db,
+        &format!("UPDATE content SET size = 10 WHERE content_hash = '{upload}';"),
+    );
+    let small = repack(&unpacked, "small.tar");
+    let dev = fresh_clone(&repo);
+    import_fails(&dev, &small, "hold more text than its size");
+    sql(
+        &db,
+        &format!("UPDATE content SET size = 1000000000 WHERE content_hash = '{upload}';"),
+    );
+    let huge = repack(&unpacked, "huge.tar");
+    import_fails(&dev, &huge, "larger than 104857600 bytes");
 }
