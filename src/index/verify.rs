@@ -304,8 +304,8 @@ pub fn settle_walked(
 /// only when the blob at its own path, in the commit of its branch (when this clone has that
 /// branch or commit, else in HEAD's), has its hash, and its content, if not verified yet,
 /// is true of those bytes; a row whose branch's own blob there has another hash is marked
-/// [`MISMATCH`](crate::store::unverified::MISMATCH); what this clone has no blob for stays
-/// hidden until an index run meets its file. Each blob is hashed once and each content
+/// [`MISMATCH`](crate::store::unverified::MISMATCH), and one whose path that commit lacks
+/// goes; what this clone has no blob for stays hidden until an index run meets its file. Each blob is hashed once and each content
 /// checked once per pass, however many rows share them.
 pub fn settle_from_objects(
     repo: &Repo,
@@ -319,7 +319,7 @@ pub fn settle_from_objects(
     let mut blobs = BlobHashes::default();
     // The content verdict per hash for this pass: true = verified.
     let mut verdicts: HashMap<String, bool> = HashMap::new();
-    let (mut shown, mut mismatched) = (Vec::new(), Vec::new());
+    let (mut shown, mut mismatched, mut absent) = (Vec::new(), Vec::new(), Vec::new());
     // One branch's tree at a time (the rows are in branch order).
     let mut tree: Option<(String, Option<Committed>)> = None;
     for (branch, path, hash) in pending {
@@ -336,6 +336,12 @@ pub fn settle_from_objects(
             // Another file there in the branch's own commit: the row is false here.
             AtPath::Other if own.is_some() => {
                 mismatched.push((branch, path));
+                continue;
+            }
+            // No such path in the branch's own commit: no run will ever meet its file, and a
+            // row left waiting was read again by every later merge.
+            AtPath::Absent if own.is_some() => {
+                absent.push((branch, path));
                 continue;
             }
             _ => continue,
@@ -366,7 +372,7 @@ pub fn settle_from_objects(
     let dropped: Vec<String> = dropped.into_iter().map(|(h, _)| h).collect();
     db.unverified().settle(&verified, &dropped)?;
     chunks.delete_hashes(&dropped)?;
-    db.unverified().settle_rows(&shown, &mismatched)?;
+    db.unverified().settle_rows(&shown, &mismatched, &absent)?;
     Ok(Settled {
         verified: verified.len(),
         dropped: dropped.len(),

@@ -157,11 +157,13 @@ impl Unverified<'_> {
 
     /// Record what checking rows found, in one transaction: each of `shown` (branch, path)
     /// is true of this clone's blob and is shown from now on; each of `mismatched` is not
-    /// and says [`MISMATCH`]. Only rows still waiting ([`UNVERIFIED`]) change.
+    /// and says [`MISMATCH`]; each of `absent` names a path its branch's own commit does not
+    /// have, and goes. Only rows still waiting ([`UNVERIFIED`]) change.
     pub fn settle_rows(
         &self,
         shown: &[(String, String)],
         mismatched: &[(String, String)],
+        absent: &[(String, String)],
     ) -> Result<(), StoreError> {
         let err = |e| self.db.err("record verified rows", e);
         let tx = self.db.write_tx("record verified rows")?;
@@ -178,6 +180,15 @@ impl Unverified<'_> {
             }
             for (branch, path) in mismatched {
                 mark.execute(params![branch, path, UNVERIFIED, MISMATCH])
+                    .map_err(err)?;
+            }
+            let mut drop = tx
+                .prepare_cached(
+                    "DELETE FROM catalog WHERE branch = ?1 AND path = ?2 AND skip_reason = ?3",
+                )
+                .map_err(err)?;
+            for (branch, path) in absent {
+                drop.execute(params![branch, path, UNVERIFIED])
                     .map_err(err)?;
             }
         }

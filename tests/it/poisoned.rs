@@ -171,6 +171,17 @@ fn a_foreign_row_is_shown_only_where_this_clones_blob_has_its_hash() {
         upload_hits.iter().all(|p| p != "app/ghost.py"),
         "{upload_hits:?}"
     );
+    // A row for a path main's own commit lacks goes: left waiting, every later merge read
+    // it again, and no index run would ever meet its file.
+    let conn = rusqlite::Connection::open(index_dir(&dev).join("meta.sqlite")).unwrap();
+    let ghosts: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM catalog WHERE path = 'app/ghost.py'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(ghosts, 0);
     // The index run computes the file the row lied about, from this clone's bytes.
     dev.index(&[]);
     assert_eq!(
