@@ -34,6 +34,7 @@ fn read(cx: &Context<'_>, q: &Query) -> Reading {
             })
         });
         reading.settle_verb(is_verb);
+        tracing::debug!("names read for the first word");
     }
     reading
 }
