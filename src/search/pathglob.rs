@@ -23,6 +23,8 @@ pub fn compile(glob: &str) -> Result<GlobSet, SearchError> {
         return Err(SearchError::GlobTooComplex {
             bytes: glob.len(),
             depth,
+            max_bytes: MAX_BYTES,
+            max_depth: MAX_NESTING,
         });
     }
     let bad = |source| SearchError::BadGlob {

@@ -144,11 +144,14 @@ pub enum SearchError {
     /// The path glob is longer or nests `{…}` deeper than any path filter needs
     /// (`search::pathglob`).
     #[error(
-        "path glob of {bytes} bytes with braces nested {depth} deep is too complex (at most {} bytes, {} deep)",
-        super::pathglob::MAX_BYTES,
-        super::pathglob::MAX_NESTING
+        "path glob of {bytes} bytes with braces nested {depth} deep is too complex (at most {max_bytes} bytes, {max_depth} deep)"
     )]
-    GlobTooComplex { bytes: usize, depth: usize },
+    GlobTooComplex {
+        bytes: usize,
+        depth: usize,
+        max_bytes: usize,
+        max_depth: usize,
+    },
     /// The language (`SearchOptions::lang`) is unknown.
     #[error("unknown language {lang:?} (known: {known})")]
     UnknownLanguage { lang: String, known: String },

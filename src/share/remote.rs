@@ -16,6 +16,7 @@ use super::client::{Remote, RemoteError};
 use super::fetch::{self, Budget};
 use super::file::Imported;
 use super::manifest::{self, Manifest};
+pub use super::take::Pulled;
 use super::take::{read_take, to_pull, Take};
 use super::versions::{self};
 use super::ShareError;
@@ -49,31 +50,6 @@ pub struct Pushed {
     pub contents: usize,
     /// Bytes uploaded (packs and manifests).
     pub bytes: u64,
-}
-
-/// What a pull did.
-#[derive(Debug, Default, serde::Serialize)]
-pub struct Pulled {
-    /// The remote, redacted.
-    pub remote: String,
-    /// Branches merged (added or replaced).
-    pub merged: Vec<String>,
-    /// Branches already as the remote has them.
-    pub up_to_date: Vec<String>,
-    /// Branches whose catalog here was kept (indexed here since their last pull, or never
-    /// pulled): only their new contents were brought in, for the next index run to tag.
-    pub kept: Vec<String>,
-    /// Branches not pulled because of what the remote holds for them, and why: this clone
-    /// is unchanged for them.
-    pub failed: Vec<(String, String)>,
-    /// What the user should know about branches that were pulled.
-    pub warnings: Vec<String>,
-    /// Packs downloaded.
-    pub packs: usize,
-    /// Bytes downloaded (packs and manifests).
-    pub bytes: u64,
-    /// What the merge brought in.
-    pub imported: Imported,
 }
 
 /// Push the catalogs of `branches` (their committed contents the remote lacks) to `url`.

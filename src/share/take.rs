@@ -1,16 +1,42 @@
 //! The branches a pull takes from a remote and the manifest it reads for each: against what
 //! this clone recorded of the remote (a version older than the one merged here is a replay),
-//! and within the pull's budget, charged before a manifest is parsed.
+//! and within the pull's budget, charged before a manifest is parsed; and what a pull did
+//! (`Pulled`, which `share::remote::pull` returns).
 
 use std::collections::HashSet;
 
 use super::client::{Remote, RemoteError};
 use super::fetch::{self, Budget};
+use super::file::Imported;
 use super::manifest::{self, Manifest};
-use super::remote::Pulled;
 use super::versions::{self, Record};
 use super::ShareError;
 use crate::store::Db;
+
+/// What a pull did.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Pulled {
+    /// The remote, redacted.
+    pub remote: String,
+    /// Branches merged (added or replaced).
+    pub merged: Vec<String>,
+    /// Branches already as the remote has them.
+    pub up_to_date: Vec<String>,
+    /// Branches whose catalog here was kept (indexed here since their last pull, or never
+    /// pulled): only their new contents were brought in, for the next index run to tag.
+    pub kept: Vec<String>,
+    /// Branches not pulled because of what the remote holds for them, and why: this clone
+    /// is unchanged for them.
+    pub failed: Vec<(String, String)>,
+    /// What the user should know about branches that were pulled.
+    pub warnings: Vec<String>,
+    /// Packs downloaded.
+    pub packs: usize,
+    /// Bytes downloaded (packs and manifests).
+    pub bytes: u64,
+    /// What the merge brought in.
+    pub imported: Imported,
+}
 
 /// One branch to pull: the newest version listed, whether its catalog replaces this clone's
 /// (a branch indexed here since its last pull keeps its own catalog; its contents are still
