@@ -41,12 +41,17 @@ impl Blobs {
                 *open = Some((self.git_dir.clone(), repo));
             }
             let (_, repo) = open.as_ref().expect("opened above");
-            let object = repo
-                .find_object(id)
-                .map_err(GitError::rev(&id.to_string()))?;
-            Ok(object.detach().data)
+            bytes(repo, id)
         })
     }
+}
+
+/// The bytes of blob `id` of `repo` (`Repo::blob` and [`Blobs::read`] alike).
+pub(super) fn bytes(repo: &gix::Repository, id: gix::ObjectId) -> Result<Vec<u8>, GitError> {
+    let object = repo
+        .find_object(id)
+        .map_err(GitError::rev(&id.to_string()))?;
+    Ok(object.detach().data)
 }
 
 #[cfg(test)]

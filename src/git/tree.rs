@@ -299,10 +299,6 @@ impl Repo {
 
     /// The bytes of a blob.
     pub fn blob(&self, id: gix::ObjectId) -> Result<Vec<u8>, GitError> {
-        let object = self
-            .repo
-            .find_object(id)
-            .map_err(GitError::rev(&id.to_string()))?;
-        Ok(object.detach().data)
+        super::blobs::bytes(&self.repo, id)
     }
 }

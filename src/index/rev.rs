@@ -1,13 +1,13 @@
 //! Indexing a commit that is not checked out (`--rev`): its tree is read from the object
 //! database, each blob is hashed (SHA-256, like work-tree files) and only content no branch
 //! has indexed yet is computed, its blob read again by the worker that chunks it (never all
-//! of them in memory at once). Everything else is an AddTag. The work
-//! tree, HEAD and the file system are never touched: a tree is untrusted input (a crafted
-//! one names entries `..` or `.git`), so its paths are never used to write anything. A path
-//! git itself would refuse to check out, or longer than any checkout, is left out and only
-//! counted: it is never stored, so an index of such a tree still exports and imports. A blob
-//! larger than `index.max_file_size` is skipped by its header's size, unread. A blob named
-//! at many paths is read and hashed once, and the listing itself is bounded (see
+//! of them in memory at once). Everything else is an AddTag. The work tree, HEAD and the
+//! file system are never touched: a tree is untrusted input (a crafted one names entries
+//! `..` or `.git`), so its paths are never used to write anything. A path git itself would
+//! refuse to check out, or longer than any checkout, is left out and only counted: it is
+//! never stored, so an index of such a tree still exports and imports. A blob larger than
+//! `index.max_file_size` is skipped by its header's size, unread. A blob named at many paths
+//! is read and hashed once, and the listing itself is bounded (see
 //! `git::tree::tree_listing`).
 
 use std::collections::{HashMap, HashSet};

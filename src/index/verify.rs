@@ -305,8 +305,9 @@ pub fn settle_walked(
 /// branch or commit, else in HEAD's), has its hash, and its content, if not verified yet,
 /// is true of those bytes; a row whose branch's own blob there has another hash is marked
 /// [`MISMATCH`](crate::store::unverified::MISMATCH), and one whose path that commit lacks
-/// goes; what this clone has no blob for stays hidden until an index run meets its file. Each blob is hashed once and each content
-/// checked once per pass, however many rows share them.
+/// goes; what this clone has no blob for stays hidden until an index run meets its file.
+/// Each blob is hashed once and each content checked once per pass, however many rows share
+/// them.
 pub fn settle_from_objects(
     repo: &Repo,
     db: &Db,

@@ -49,9 +49,11 @@ impl Default for Budget {
     }
 }
 
-/// Why a manifest is not read once the pull's manifest bytes are spent.
+/// Why a manifest is not read, or refused, once the pull's budget is spent.
 pub fn budget_spent() -> String {
-    format!("pull budget exceeded: a pull reads at most {PULL_MANIFEST_BYTES} manifest bytes")
+    format!(
+        "pull budget exceeded: a pull reads at most {PULL_ENTRIES} manifest entries and {PULL_MANIFEST_BYTES} manifest bytes"
+    )
 }
 
 /// The manifest bytes a pull may read: [`PULL_MANIFEST_BYTES`], or in a debug build what
@@ -83,9 +85,7 @@ impl Budget {
                 (self.entries, self.manifest_bytes) = (e, b);
                 Ok(())
             }
-            _ => Err(format!(
-                "pull budget exceeded: a pull reads at most {PULL_ENTRIES} manifest entries and {PULL_MANIFEST_BYTES} manifest bytes"
-            )),
+            _ => Err(budget_spent()),
         }
     }
 }

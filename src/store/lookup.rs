@@ -339,20 +339,12 @@ impl Stats<'_> {
     /// Skipped files of a branch with their reasons; not pulled or imported rows waiting for
     /// this clone's check, whose paths the repository may not have (the counts say how many).
     pub fn skipped(&self, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
-        let mut stmt = self
-            .db
-            .conn
-            .prepare(
-                "SELECT path, skip_reason FROM catalog
-                 WHERE branch = ?1 AND skip_reason IS NOT NULL AND skip_reason NOT IN (?2, ?3)
-                 ORDER BY path",
-            )
-            .map_err(|e| self.db.err("read catalog", e))?;
-        stmt.query_map(params![branch, UNVERIFIED, MISMATCH], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
-        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| self.db.err("read catalog", e))
+        self.path_texts(
+            "SELECT path, skip_reason FROM catalog
+             WHERE branch = ?1 AND skip_reason IS NOT NULL AND skip_reason NOT IN (?2, ?3)
+             ORDER BY path",
+            params![branch, UNVERIFIED, MISMATCH],
+        )
     }
 
     /// Files of `branch` indexed differently from their language, with the reason (a file
@@ -362,7 +354,7 @@ impl Stats<'_> {
             "SELECT c.path, t.note FROM catalog c JOIN content t USING (content_hash)
              WHERE c.branch = ?1 AND c.skip_reason IS NULL AND t.note IS NOT NULL
              ORDER BY c.path",
-            branch,
+            [branch],
         )
     }
 
@@ -382,15 +374,19 @@ impl Stats<'_> {
             .map_err(|e| self.db.err("read catalog", e))
     }
 
-    /// (path, text) rows of a query over one branch.
-    fn path_texts(&self, sql: &str, branch: &str) -> Result<Vec<(String, String)>, StoreError> {
+    /// (path, text) rows of a query over one branch, with its parameters.
+    fn path_texts(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<Vec<(String, String)>, StoreError> {
         let mut stmt = self
             .db
             .conn
             .prepare(sql)
             .map_err(|e| self.db.err("read catalog", e))?;
         let v = stmt
-            .query_map([branch], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_map(params, |r| Ok((r.get(0)?, r.get(1)?)))
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
             .map_err(|e| self.db.err("read catalog", e))?;
         Ok(v)
