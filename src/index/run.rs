@@ -131,6 +131,11 @@ fn run_locked(
     loop {
         let mut report = pass(ws, db, &mut chunks, me, opts, obs)?;
         tracing::debug!("pass done");
+        // Once per change of the definitions, not once per search (`store::name_words`);
+        // after a no-op too, which may follow a pull that merged definitions.
+        if !opts.dry_run && db.symbols().count_name_words()? {
+            tracing::debug!("name words counted");
+        }
         if !opts.dry_run {
             let job = vectors::EmbedRun {
                 ws,

@@ -7,61 +7,48 @@
 //! `TestParse`), not for what they do, and do not count.
 
 use super::types::{Context, SearchError};
-use crate::lang::SymbolKind;
-use crate::text::words::split_identifier;
+use crate::store::name_words::WordUse;
 
 /// Names read at most, of those that open with the word and of those that hold it further
-/// in: enough to tell a verb from a noun, bounded for a word that half the names hold.
+/// in, when the index's counts are older than its definitions: enough to tell a verb from a
+/// noun, bounded for a word that half the names hold.
 const MAX_NAMES: usize = 5_000;
 /// Fewest function and method names the word must open.
-const MIN_LEADS: usize = 3;
+const MIN_LEADS: u32 = 3;
 /// How many times more names it must open than hold otherwise (after their first word, or
 /// first in a type's or constant's name).
-const LEAD_RATIO: usize = 2;
+const LEAD_RATIO: u32 = 2;
 
 /// Whether `word` (lower case) opens the repository's routines' names far more often than it
-/// appears in names otherwise.
+/// appears in names otherwise. From the counts an index run made (`store::name_words`); from
+/// the names themselves when definitions changed since (a pull merged, or a run stopped).
 pub fn opens_routine_names(cx: &Context<'_>, word: &str) -> Result<bool, SearchError> {
     let symbols = cx.db.symbols();
-    // Each read is distinct, and the two are disjoint: a name opens with the word or holds it
-    // first further in, never both.
-    let mut names = symbols.names_opening(word, MAX_NAMES)?;
-    names.extend(symbols.names_holding_inside(word, MAX_NAMES)?);
-    Ok(is_verb(
-        names.iter().map(|(name, kind)| (name.as_str(), kind)),
-        word,
-    ))
+    let uses = match symbols.word_use(word)? {
+        Some(uses) => uses,
+        None => {
+            // Each read is distinct, and the two are disjoint: a name opens with the word or
+            // holds it first further in, never both.
+            let mut names = symbols.names_opening(word, MAX_NAMES)?;
+            names.extend(symbols.names_holding_inside(word, MAX_NAMES)?);
+            WordUse::of(names.iter().map(|(n, k)| (n.as_str(), k)), word)
+        }
+    };
+    Ok(is_verb(uses))
 }
 
-/// The count behind [`opens_routine_names`], over (name, kind) pairs.
-fn is_verb<'a>(names: impl Iterator<Item = (&'a str, &'a SymbolKind)>, word: &str) -> bool {
-    let (mut leads, mut other) = (0, 0);
-    for (name, kind) in names {
-        let words = split_identifier(name);
-        let routine = matches!(kind, SymbolKind::Function | SymbolKind::Method);
-        if let Some((first, rest)) = words.split_first() {
-            if first == "test" {
-                continue;
-            }
-            if first == word {
-                if routine {
-                    leads += 1;
-                } else {
-                    other += 1;
-                }
-            }
-            other += rest.iter().filter(|w| *w == word).count();
-        }
-    }
-    leads >= MIN_LEADS && leads >= LEAD_RATIO * other
+/// The decision behind [`opens_routine_names`].
+fn is_verb(uses: WordUse) -> bool {
+    uses.leads >= MIN_LEADS && uses.leads >= LEAD_RATIO * uses.other
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::SymbolKind;
 
     fn verb(names: &[(&str, SymbolKind)], word: &str) -> bool {
-        is_verb(names.iter().map(|(n, k)| (*n, k)), word)
+        is_verb(WordUse::of(names.iter().map(|(n, k)| (*n, k)), word))
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //!
 //! [`Db`] only opens the database and runs its transactions; its queries are reached
 //! through narrow handles, one per concern, each a copy of a borrow of it (so a caller sees
-//! only what it uses): `catalog()` (catalog.rs), `symbols()` and `stats()` (lookup.rs),
+//! only what it uses): `catalog()` (catalog.rs), `symbols()` (lookup.rs, names.rs,
+//! name_words.rs) and `stats()` (lookup.rs),
 //! `history()` (commits.rs, cochange.rs), `embedded()` (embedded.rs), `file_terms()`
 //! (fileterms.rs), `index_lock()` and `run_state()` (state.rs), `unverified()`
 //! (unverified.rs), `stale()` (stale.rs), `health()` (health.rs), `exchange()` and `remote()` (pack.rs, merge.rs).
@@ -32,6 +33,7 @@ pub(crate) mod hits;
 mod lance;
 pub(crate) mod lookup;
 pub(crate) mod merge;
+pub(crate) mod name_words;
 mod names;
 pub mod pack;
 pub(crate) mod snapshot;

@@ -5,9 +5,9 @@
 //! escaped an earlier check), read through a read-only connection that never migrates it,
 //! and every value that later becomes a path, a key or part of a store filter must have its
 //! proper form (content hashes are 64 lower-case hex digits, paths are what git would check
-//! out). Full-text tables are derived data and never travel in a snapshot (export drops
-//! them, the importer rebuilds them): their internals are never parsed from a stranger's
-//! file.
+//! out). Full-text tables and name word counts are derived data and never travel in a
+//! snapshot (export drops them, the importer rebuilds them or the next index run counts
+//! again): their internals are never parsed from a stranger's file.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -21,9 +21,12 @@ use crate::lang::Language;
 /// One schema object: (type, name, table, SQL).
 type Object = (String, String, String, Option<String>);
 
-/// The full-text (FTS5) tables: derived from the chunks, contents and commits, left out of
-/// every snapshot with their shadow tables (`<name>_data`, `_idx`, `_config`, …).
-pub(super) const DERIVED_TABLES: [&str; 3] = ["chunk_terms", "file_terms", "commit_terms"];
+/// The tables derived from others, left out of every snapshot with the tables named after
+/// them (`<name>_…`): the full-text (FTS5) tables of the chunks, contents and commits, with
+/// their shadow tables (`_data`, `_idx`, `_config`, …), and the counts of the definitions'
+/// names' words with their state (`name_words_state`), which a clone counts for itself.
+pub(super) const DERIVED_TABLES: [&str; 4] =
+    ["chunk_terms", "file_terms", "commit_terms", "name_words"];
 
 /// Whether `name` is a full-text table or one of its shadow tables.
 pub(super) fn derived(name: &str) -> bool {

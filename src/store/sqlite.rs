@@ -26,11 +26,24 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0012_stale_definitions.sql"),
     include_str!("../../migrations/0013_stale_definitions_more.sql"),
     include_str!("../../migrations/0014_constants.sql"),
+    include_str!("../../migrations/0015_name_words.sql"),
 ];
 
 /// The table that records which migrations ran.
 pub(super) const SCHEMA_VERSION_TABLE: &str =
     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)";
+
+/// Triggers that move `name_words_state.version` on with every definition written, renamed or
+/// deleted, so that counts of the names' words (`store::name_words`) made before are known
+/// stale whoever wrote. Temporary, made by each connection that opens the index: the
+/// database's own schema, which a snapshot must match exactly, stays free of them.
+const NAME_WORDS_TRIGGERS: &str = "
+    CREATE TEMP TRIGGER IF NOT EXISTS definitions_added AFTER INSERT ON main.snippets
+    BEGIN UPDATE name_words_state SET version = version + 1; END;
+    CREATE TEMP TRIGGER IF NOT EXISTS definitions_removed AFTER DELETE ON main.snippets
+    BEGIN UPDATE name_words_state SET version = version + 1; END;
+    CREATE TEMP TRIGGER IF NOT EXISTS definitions_renamed AFTER UPDATE OF name, kind
+    ON main.snippets BEGIN UPDATE name_words_state SET version = version + 1; END;";
 
 /// The schema version this build writes and reads.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -141,6 +154,9 @@ impl Db {
         };
         db.configure()?;
         db.migrate()?;
+        db.conn
+            .execute_batch(NAME_WORDS_TRIGGERS)
+            .map_err(|e| db.err("make triggers", e))?;
         Ok(db)
     }
 

@@ -35,3 +35,4 @@ mod spread;
 mod trust;
 mod untrusted;
 mod vectors;
+mod verbs;
