@@ -1,12 +1,13 @@
-//! How each word is used in the definitions' names, counted once per change of the
-//! definitions (`name_words`, schema version 15) rather than by every search that asks
+//! How each word is used in the definitions' names, kept up to date by index runs
+//! (`name_words`, schema version 15) rather than counted by every search that asks
 //! (`search::verbs`): a search of astropy spent 5 to 9 ms scanning the name index for it.
-//! Every connection's temporary triggers move the definitions' version on
-//! (`store::sqlite`); an index run counts again when the counts are of an older version,
-//! and a search reads them only when they are of the current one, counting from the names
-//! otherwise. A statistic, never shown: it reads every content the index holds, whatever
-//! the branch, constants left out (`SymbolKind::is_lookup_only`: their names say what
-//! values they hold, not how the code names what it does).
+//! Every connection's temporary triggers log the names of the definitions written, renamed
+//! or deleted (`store::sqlite`); an index run counts those names again (all of them the
+//! first time, or after a change of many), and a search reads the counts only while the log
+//! is empty, counting from the names otherwise. A statistic, never shown: it reads every
+//! content the index holds, whatever the branch, constants left out
+//! (`SymbolKind::is_lookup_only`: their names say what values they hold, not how the code
+//! names what it does).
 
 use std::collections::HashMap;
 
@@ -68,18 +69,26 @@ impl WordUse {
     }
 }
 
+/// Changed names past which an index run counts every name again: one read of them all
+/// (about 40 ms over astropy's 19,000) costs less than this many lookups of one.
+const RECOUNT_PAST: usize = 5_000;
+
+/// A name's change to the counts: +1 when it is newly held, -1 when no longer.
+type Delta = HashMap<String, (i64, i64)>;
+
 impl Symbols<'_> {
     /// How `word` (lower case) is used in the definitions' names, from the counts, when they
-    /// are of the definitions the index holds now (`None` when they are older: count from
-    /// the names). A word that opens no routine's name is not stored and reads as unused.
+    /// are of the definitions the index holds now (`None` when definitions changed since:
+    /// count from the names).
     pub fn word_use(&self, word: &str) -> Result<Option<WordUse>, StoreError> {
         let err = |e| self.db.err("read name word counts", e);
         let mut stmt = self
             .db
             .conn
             .prepare_cached(
-                "SELECT s.version = s.counted, w.leads, w.other FROM name_words_state s
-                 LEFT JOIN name_words w ON w.word = ?1",
+                "SELECT s.counted AND NOT EXISTS (SELECT 1 FROM name_words_changed),
+                        w.leads, w.other
+                 FROM name_words_state s LEFT JOIN name_words w ON w.word = ?1",
             )
             .map_err(err)?;
         let row: Option<(bool, Option<u32>, Option<u32>)> = stmt
@@ -95,50 +104,139 @@ impl Symbols<'_> {
         })
     }
 
-    /// Count every word of the definitions' names again, unless the counts are of the
-    /// definitions the index holds now; whether it counted. One write transaction, so that
-    /// the counts and the version they are of are written together.
+    /// Bring the counts up to date with the definitions: count the logged names again, or
+    /// every name when they were never counted or many changed; whether anything changed.
+    /// One write transaction, so that the counts and the log are written together.
     pub fn count_name_words(&self) -> Result<bool, StoreError> {
         let err = |e| self.db.err("count name words", e);
-        let tx = self.db.write_tx("count name words")?;
-        let (version, counted): (i64, i64) = tx
+        // Most runs change no definition: they need not wait for the write lock to learn it.
+        let current: bool = self
+            .db
+            .conn
             .query_row(
-                "SELECT version, counted FROM name_words_state WHERE id = 1",
+                "SELECT counted AND NOT EXISTS (SELECT 1 FROM name_words_changed)
+                 FROM name_words_state",
                 [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| r.get(0),
             )
             .map_err(err)?;
-        if version == counted {
+        if current {
             return Ok(false);
         }
-        let mut uses: HashMap<String, WordUse> = HashMap::new();
-        {
-            let mut stmt = tx
-                .prepare("SELECT DISTINCT name, kind FROM snippets WHERE kind != ?1")
-                .map_err(err)?;
-            let mut rows = stmt
-                .query(params![SymbolKind::Constant.as_str()])
-                .map_err(err)?;
-            while let Some(r) = rows.next().map_err(err)? {
-                let name: String = r.get(0).map_err(err)?;
-                let kind = SymbolKind::parse(&r.get::<_, String>(1).map_err(err)?);
-                each_use(&name, &kind, |w, lead| uses.entry(w).or_default().add(lead));
-            }
-        }
-        tx.execute("DELETE FROM name_words", []).map_err(err)?;
-        {
-            let mut add = tx
-                .prepare("INSERT INTO name_words (word, leads, other) VALUES (?1, ?2, ?3)")
-                .map_err(err)?;
-            for (word, u) in uses.iter().filter(|(_, u)| u.leads > 0) {
-                add.execute(params![word, u.leads, u.other]).map_err(err)?;
-            }
-        }
-        tx.execute("UPDATE name_words_state SET counted = ?1", [version])
+        let tx = self.db.write_tx("count name words")?;
+        let counted: bool = tx
+            .query_row("SELECT counted FROM name_words_state", [], |r| r.get(0))
             .map_err(err)?;
+        let changed: Vec<(String, String)> = {
+            let mut stmt = tx
+                .prepare("SELECT name, kind FROM name_words_changed LIMIT ?1")
+                .map_err(err)?;
+            let rows = stmt
+                .query_map([RECOUNT_PAST as i64 + 1], |r| Ok((r.get(0)?, r.get(1)?)))
+                .map_err(err)?;
+            rows.collect::<Result<_, _>>().map_err(err)?
+        };
+        if counted && changed.is_empty() {
+            return Ok(false);
+        }
+        if counted && changed.len() <= RECOUNT_PAST {
+            recount_changed(&tx, &changed).map_err(err)?;
+        } else {
+            recount_all(&tx).map_err(err)?;
+        }
+        tx.execute_batch(
+            "DELETE FROM name_words_changed; UPDATE name_words_state SET counted = 1;",
+        )
+        .map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(true)
     }
+}
+
+/// Count every distinct (name, kind) of the definitions, constants left out, afresh.
+fn recount_all(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch("DELETE FROM name_words; DELETE FROM name_words_names;")?;
+    let mut delta = Delta::new();
+    {
+        let mut names = tx.prepare(
+            "INSERT INTO name_words_names (name, kind)
+             SELECT DISTINCT name, kind FROM snippets WHERE kind != ?1",
+        )?;
+        names.execute([SymbolKind::Constant.as_str()])?;
+        let mut stmt = tx.prepare("SELECT name, kind FROM name_words_names")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let name: String = r.get(0)?;
+            let kind = SymbolKind::parse(&r.get::<_, String>(1)?);
+            add_uses(&mut delta, &name, &kind, 1);
+        }
+    }
+    apply(tx, &delta)
+}
+
+/// Count again the names `changed` (name, kind as stored): each one now held and not
+/// counted is added, each one counted and no longer held taken away.
+fn recount_changed(
+    tx: &rusqlite::Transaction<'_>,
+    changed: &[(String, String)],
+) -> rusqlite::Result<()> {
+    let mut held = tx.prepare(
+        "SELECT EXISTS (SELECT 1 FROM snippets WHERE name_lower = ?1 AND name = ?2 AND kind = ?3)",
+    )?;
+    let mut was = tx.prepare("DELETE FROM name_words_names WHERE name = ?1 AND kind = ?2")?;
+    let mut now =
+        tx.prepare("INSERT OR IGNORE INTO name_words_names (name, kind) VALUES (?1, ?2)")?;
+    let mut delta = Delta::new();
+    for (name, stored_kind) in changed {
+        let kind = SymbolKind::parse(stored_kind);
+        if kind == SymbolKind::Constant {
+            continue;
+        }
+        let is_held: bool = held
+            .query_row(params![name.to_lowercase(), name, stored_kind], |r| {
+                r.get(0)
+            })?;
+        // Each statement says whether the name was counted: one row deleted, or one added.
+        let sign = if is_held {
+            now.execute(params![name, stored_kind])? as i64
+        } else {
+            -(was.execute(params![name, stored_kind])? as i64)
+        };
+        if sign != 0 {
+            add_uses(&mut delta, name, &kind, sign);
+        }
+    }
+    apply(tx, &delta)
+}
+
+/// Add `sign` times the uses of the words of `name` of `kind` to `delta`.
+fn add_uses(delta: &mut Delta, name: &str, kind: &SymbolKind, sign: i64) {
+    each_use(name, kind, |w, lead| {
+        let d = delta.entry(w).or_default();
+        if lead {
+            d.0 += sign;
+        } else {
+            d.1 += sign;
+        }
+    });
+}
+
+/// Add `delta` to the stored counts, dropping a word no name uses any more.
+fn apply(tx: &rusqlite::Transaction<'_>, delta: &Delta) -> rusqlite::Result<()> {
+    let mut add = tx.prepare(
+        "INSERT INTO name_words (word, leads, other) VALUES (?1, ?2, ?3)
+         ON CONFLICT (word) DO UPDATE SET leads = leads + excluded.leads,
+                                          other = other + excluded.other",
+    )?;
+    let mut unused =
+        tx.prepare("DELETE FROM name_words WHERE word = ?1 AND leads = 0 AND other = 0")?;
+    for (word, (leads, other)) in delta {
+        if (*leads, *other) != (0, 0) {
+            add.execute(params![word, leads, other])?;
+            unused.execute([word])?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -156,6 +254,18 @@ mod tests {
                 )
                 .unwrap();
         }
+    }
+
+    /// Every stored count, word by word.
+    fn all_counts(db: &Db) -> Vec<(String, i64, i64)> {
+        let mut stmt = db
+            .conn
+            .prepare("SELECT word, leads, other FROM name_words ORDER BY word")
+            .unwrap();
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap();
+        rows.collect::<Result<_, _>>().unwrap()
     }
 
     #[test]
@@ -188,25 +298,37 @@ mod tests {
             .collect();
         let read = WordUse::of(kinds.iter().map(|(n, k)| (n.as_str(), k)), "convert");
         assert_eq!(read, counted);
-        // A word that opens no routine's name; nothing to count again.
-        assert_eq!(s.word_use("converter").unwrap(), Some(WordUse::default()));
-        assert!(!s.count_name_words().unwrap());
-        // Every change of the definitions, whichever statement makes it, makes them stale.
+        let noun = WordUse { leads: 0, other: 2 };
+        assert_eq!(s.word_use("converter").unwrap(), Some(noun));
+        assert_eq!(s.word_use("absent").unwrap(), Some(WordUse::default()));
+        assert!(!s.count_name_words().unwrap(), "nothing to count again");
+        // Every change of the definitions, whichever statement makes it, makes them stale;
+        // counting the changed names again gives what counting them all does.
         for change in [
             "INSERT INTO snippets (content_hash, name, name_lower, kind, start_line, end_line,
                                    signature) VALUES ('h3', 'convert_it', 'convert_it',
                                    'function', 1, 2, '')",
-            "UPDATE snippets SET name = 'parse_block' WHERE name = 'convert_block'",
-            "DELETE FROM snippets WHERE content_hash = 'h2'",
+            // Held by h2 still: no change to the counts.
+            "DELETE FROM snippets WHERE content_hash = 'h1' AND name = 'convert_block'",
+            "UPDATE snippets SET name = 'parse_block', name_lower = 'parse_block'
+             WHERE name = 'convert_block'",
+            "DELETE FROM snippets WHERE name = 'ConvertTable'",
         ] {
             db.conn.execute(change, []).unwrap();
             assert_eq!(s.word_use("convert").unwrap(), None, "after {change}");
             assert!(s.count_name_words().unwrap());
+            let changed = all_counts(&db);
+            db.conn
+                .execute("UPDATE name_words_state SET counted = 0", [])
+                .unwrap();
+            assert!(s.count_name_words().unwrap());
+            assert_eq!(changed, all_counts(&db), "after {change}");
         }
         assert_eq!(
             s.word_use("convert").unwrap(),
-            Some(WordUse { leads: 3, other: 1 })
+            Some(WordUse { leads: 3, other: 0 })
         );
         assert_eq!(s.word_use("parse").unwrap().unwrap().leads, 1);
+        assert!(!all_counts(&db).iter().any(|(w, _, _)| w == "table"));
     }
 }

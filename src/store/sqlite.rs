@@ -33,17 +33,21 @@ pub(super) const MIGRATIONS: &[&str] = &[
 pub(super) const SCHEMA_VERSION_TABLE: &str =
     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)";
 
-/// Triggers that move `name_words_state.version` on with every definition written, renamed or
-/// deleted, so that counts of the names' words (`store::name_words`) made before are known
-/// stale whoever wrote. Temporary, made by each connection that opens the index: the
-/// database's own schema, which a snapshot must match exactly, stays free of them.
+/// Triggers that log the name of every definition written, renamed or deleted
+/// (`name_words_changed`), so that the counts of the names' words (`store::name_words`)
+/// are known stale, and what to count again, whoever wrote. Temporary, made by each
+/// connection that opens the index: the database's own schema, which a snapshot must match
+/// exactly, stays free of them.
 const NAME_WORDS_TRIGGERS: &str = "
     CREATE TEMP TRIGGER IF NOT EXISTS definitions_added AFTER INSERT ON main.snippets
-    BEGIN UPDATE name_words_state SET version = version + 1; END;
+    BEGIN INSERT OR IGNORE INTO name_words_changed (name, kind) VALUES (new.name, new.kind); END;
     CREATE TEMP TRIGGER IF NOT EXISTS definitions_removed AFTER DELETE ON main.snippets
-    BEGIN UPDATE name_words_state SET version = version + 1; END;
+    BEGIN INSERT OR IGNORE INTO name_words_changed (name, kind) VALUES (old.name, old.kind); END;
     CREATE TEMP TRIGGER IF NOT EXISTS definitions_renamed AFTER UPDATE OF name, kind
-    ON main.snippets BEGIN UPDATE name_words_state SET version = version + 1; END;";
+    ON main.snippets BEGIN
+      INSERT OR IGNORE INTO name_words_changed (name, kind)
+        VALUES (old.name, old.kind), (new.name, new.kind);
+    END;";
 
 /// The schema version this build writes and reads.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
