@@ -81,48 +81,49 @@ impl Symbols<'_> {
     /// are of the definitions the index holds now (`None` when definitions changed since:
     /// count from the names).
     pub fn word_use(&self, word: &str) -> Result<Option<WordUse>, StoreError> {
+        if !self.counts_current()? {
+            return Ok(None);
+        }
         let err = |e| self.db.err("read name word counts", e);
         let mut stmt = self
             .db
             .conn
-            .prepare_cached(
-                "SELECT s.counted AND NOT EXISTS (SELECT 1 FROM name_words_changed),
-                        w.leads, w.other
-                 FROM name_words_state s LEFT JOIN name_words w ON w.word = ?1",
-            )
+            .prepare_cached("SELECT leads, other FROM name_words WHERE word = ?1")
             .map_err(err)?;
-        let row: Option<(bool, Option<u32>, Option<u32>)> = stmt
-            .query_row(params![word], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        let uses = stmt
+            .query_row(params![word], |r| {
+                Ok(WordUse {
+                    leads: r.get(0)?,
+                    other: r.get(1)?,
+                })
+            })
             .optional()
             .map_err(err)?;
-        Ok(match row {
-            Some((true, leads, other)) => Some(WordUse {
-                leads: leads.unwrap_or(0),
-                other: other.unwrap_or(0),
-            }),
-            _ => None,
-        })
+        Ok(Some(uses.unwrap_or_default()))
+    }
+
+    /// Whether the counts are of the definitions the index holds now: made once, and no
+    /// definition logged as changed since.
+    fn counts_current(&self) -> Result<bool, StoreError> {
+        self.db
+            .conn
+            .prepare_cached(
+                "SELECT counted AND NOT EXISTS (SELECT 1 FROM name_words_changed)
+                 FROM name_words_state",
+            )
+            .and_then(|mut stmt| stmt.query_row([], |r| r.get(0)))
+            .map_err(|e| self.db.err("read name word counts", e))
     }
 
     /// Bring the counts up to date with the definitions: count the logged names again, or
     /// every name when they were never counted or many changed; whether anything changed.
     /// One write transaction, so that the counts and the log are written together.
     pub fn count_name_words(&self) -> Result<bool, StoreError> {
-        let err = |e| self.db.err("count name words", e);
         // Most runs change no definition: they need not wait for the write lock to learn it.
-        let current: bool = self
-            .db
-            .conn
-            .query_row(
-                "SELECT counted AND NOT EXISTS (SELECT 1 FROM name_words_changed)
-                 FROM name_words_state",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(err)?;
-        if current {
+        if self.counts_current()? {
             return Ok(false);
         }
+        let err = |e| self.db.err("count name words", e);
         let tx = self.db.write_tx("count name words")?;
         let counted: bool = tx
             .query_row("SELECT counted FROM name_words_state", [], |r| r.get(0))
