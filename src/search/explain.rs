@@ -43,8 +43,12 @@ pub enum Feature {
     FileOnly,
     /// A question's evidence for the file (`search::rerank`), given to its best span: its
     /// summed span scores as a share of the best file's (several spans and retrievers point
-    /// at it, not one lucky chunk).
-    Coherence,
+    /// at it, not one lucky chunk). For a topic question naming a feature, times a factor
+    /// below 1 for a big file (`search::filesize`).
+    Coherence {
+        /// That factor: 1 for a file of at most `COHERENCE_FULL_BYTES`, or any other query.
+        size_factor: f64,
+    },
     /// The same for the file that is the module of a directory beside it (`railtie.rb` for
     /// `railtie/`): a share of the scores of the spans in that directory's own files.
     Module,
@@ -82,7 +86,7 @@ pub enum Feature {
 impl Feature {
     /// The question's evidence (`search::rerank`), one feature per rule.
     pub const EVIDENCE: [Feature; 5] = [
-        Feature::Coherence,
+        Feature::Coherence { size_factor: 1.0 },
         Feature::Module,
         Feature::PathWords,
         Feature::TopicFile,
@@ -101,7 +105,12 @@ impl Feature {
                 format!("{} ranked its file at {rank}", file_list_name(*by))
             }
             Feature::FileOnly => "only whole-file lists found its file".into(),
-            Feature::Coherence => "several spans of its file matched (file coherence)".into(),
+            Feature::Coherence { size_factor } if *size_factor < 1.0 => format!(
+                "several spans of its file matched (file coherence, x{size_factor:.2} for its size)"
+            ),
+            Feature::Coherence { .. } => {
+                "several spans of its file matched (file coherence)".into()
+            }
             Feature::Module => "the files of the directory it is the module of matched".into(),
             Feature::PathWords => "its path holds the question's words".into(),
             Feature::TopicFile => "its file is named after the question's topic".into(),

@@ -15,6 +15,7 @@ mod described;
 pub(crate) mod evidence;
 pub mod explain;
 pub(crate) mod files;
+mod filesize;
 pub(crate) mod focus;
 pub(crate) mod fusion;
 mod gather;

@@ -166,6 +166,21 @@ pub mod rerank {
     /// A file's summed span scores: times its share of the best file's (0.2 and 0.7
     /// measured lower; 0 cost 0.03 on the concept set's architecture questions).
     pub const COHERENCE: f64 = 0.5;
+    /// A topic question that opens with a content word ("size-based log file rotation",
+    /// not "how are routes registered") names a feature, which a file of its own most often
+    /// holds: its coherence lift is weighed down by the file's size, times
+    /// `(COHERENCE_FULL_BYTES / bytes) ^ COHERENCE_SIZE_EXPONENT` past that size
+    /// (`search::filesize`), since a big file's many chunks match such words in passing
+    /// (`logger.h`, `context.go` over `rotating_file_sink-inl.h`, `render/render.go`).
+    /// Leaving each of the 42 repositories of every development set out, 35 of 42 folds
+    /// choose these two values from 6 sizes by 6 exponents (`bench/filesize_fit.py`; the
+    /// rest 16,000 and 0.375, or 4,000 and 0.25); held out: concept check set +0.012,
+    /// concept set −0.003, short-question sets −0.003 to +0.003, issues +0.002. Searched:
+    /// concept check set 0.821 → 0.839, concept set 0.895 → 0.892 (bench/RESULTS.md,
+    /// forty-third session).
+    pub const COHERENCE_FULL_BYTES: f64 = 8_000.0;
+    /// See [`COHERENCE_FULL_BYTES`]: a file of 128 KB keeps half of its lift.
+    pub const COHERENCE_SIZE_EXPONENT: f64 = 0.25;
     /// A directory's module file (`railtie.rb` beside `railtie/`): times the share of the
     /// best file's score that the spans of its directory's own files hold (at most 1), added
     /// to its coherence. Concept set 0.853 → 0.855 lexical, 0.871 → 0.874 with static

@@ -21,6 +21,21 @@ use super::{
 };
 use crate::store::{ChunkRow, ChunkStore};
 
+/// What a question's second stage knows (`search::rerank`), when it runs: a topic that
+/// names a feature rather than asking how something works weighs a file's size.
+fn evidence<'a>(
+    reading: &'a Reading,
+    kind: learned::Kind,
+    definitions: Option<&'a [crate::store::catalog::SymbolHit]>,
+) -> Option<rerank::Evidence<'a>> {
+    definitions.map(|definitions| rerank::Evidence {
+        keywords: &reading.keywords,
+        names: &reading.names,
+        definitions,
+        weighs_size: kind == learned::Kind::Topic && !reading.opens_with_stop_word,
+    })
+}
+
 /// The reading of `q`, with a first word that only the repository's names can tell a verb
 /// from a noun settled by them. Names that cannot be read leave the wording's reading: they
 /// only choose a row of weights, not worth failing a search for.
@@ -108,11 +123,7 @@ pub fn search(
         lists.push((Source::Symbol, weight, found));
     }
     let definitions = evidence_definitions(cx, opts.mode, &ranking, &reading, kind)?;
-    let ev = definitions.as_deref().map(|definitions| rerank::Evidence {
-        keywords: &reading.keywords,
-        names: &reading.names,
-        definitions,
-    });
+    let ev = evidence(&reading, kind, definitions.as_deref());
     let (vector_files, vector_file_weight) = semantic::file_list(&lists, opts.mode, &ranking);
     let found = rank::Found {
         lists: &lists,

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use globset::GlobSet;
 
 use super::explain::{Feature, Why};
+use super::filesize::Sizes;
 use super::fusion::{self, Source, Span};
 use super::params::Ranking;
 use super::query::Query;
@@ -143,9 +144,13 @@ pub(super) fn rank(
     );
     add_file_spans(chunks, q, alone, &mut spans, limit)?;
     if let Some(ev) = found.evidence {
-        super::rerank::rerank(&mut spans.merged, &spans.chunks, ev, &|path| {
-            place.prior_of(path)
-        });
+        let sizes = if ev.weighs_size {
+            Sizes::of(db, &spans.merged, &spans.chunks)?
+        } else {
+            Sizes::default()
+        };
+        let prior = |path: &str| place.prior_of(path);
+        super::rerank::rerank(&mut spans.merged, &spans.chunks, ev, &prior, &sizes);
     }
     let Spans { merged, chunks } = spans;
     Ok(merged

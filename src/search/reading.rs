@@ -51,6 +51,10 @@ pub struct Reading {
     pub names: Names,
     /// Its words that can name a file (`search::evidence::keywords`).
     pub keywords: Vec<evidence::Keyword>,
+    /// It opens with a stop word ("how are routes registered", "where is …"): a sentence
+    /// about how something works, not a noun phrase naming a feature
+    /// (`search::params::rerank::COHERENCE_FULL_BYTES`).
+    pub opens_with_stop_word: bool,
 }
 
 impl Reading {
@@ -80,6 +84,11 @@ impl Reading {
             verb,
             names: evidence::names(q),
             keywords: evidence::keywords(q),
+            opens_with_stop_word: q
+                .raw
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| super::query::is_stop_word(&w.to_lowercase())),
         }
     }
 

@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::evidence::{self, Names};
 use super::explain::Feature;
+use super::filesize::Sizes;
 use super::fusion::{sort_best_first, Source, Span};
 use super::params::rerank as p;
 use super::retrieve;
@@ -26,21 +27,25 @@ pub(super) struct Evidence<'a> {
     /// Definitions on the branch whose name is one of those names (or, for a name ending
     /// in `!` or `?` that nothing defines, the name without it).
     pub definitions: &'a [SymbolHit],
+    /// A topic question naming a feature: a file's size weighs down its coherence
+    /// (`search::filesize`).
+    pub weighs_size: bool,
 }
 
 /// Re-rank `spans` (best first; `chunk_of_span` maps each member to its chunk) by the
 /// evidence. `prior` is the path prior of a path: a test named like the question stays
-/// below the code it tests.
+/// below the code it tests; `sizes` the candidate files' sizes when [`Evidence::weighs_size`].
 pub(super) fn rerank(
     spans: &mut [Span],
     chunk_of_span: &[ChunkRef],
     ev: &Evidence<'_>,
     prior: &dyn Fn(&str) -> f64,
+    sizes: &Sizes,
 ) {
     let Some(top) = spans.first().map(|s| s.score) else {
         return;
     };
-    let file_lift = file_lifts(spans, ev.keywords);
+    let file_lift = file_lifts(spans, ev.keywords, sizes);
     let defined = Defined::of(ev.definitions);
     // A query that reads as a name (not a path), defined in some result, asks for a
     // definition: a file that holds none is not lifted for its name (`initializable.rb` for
@@ -73,7 +78,12 @@ pub(super) fn rerank(
         if lifted.insert(s.path.clone()) {
             let lift = file_lift.get(&s.path).copied().unwrap_or_default();
             adds.extend([
-                (Feature::Coherence, lift.coherence),
+                (
+                    Feature::Coherence {
+                        size_factor: sizes.coherence_factor(&s.path),
+                    },
+                    lift.coherence,
+                ),
                 (Feature::Module, lift.module),
             ]);
             if lifts_name(s) {
@@ -115,8 +125,12 @@ pub(super) fn rerank(
 
 /// The lift of each file, in shares of the best score: the share of the question's words
 /// its path holds, whether it is named after the question's topic, and its share of the
-/// best file's summed span scores.
-fn file_lifts(spans: &[Span], keywords: &[evidence::Keyword]) -> HashMap<String, FileLift> {
+/// best file's summed span scores (weighed down by its size, for a feature's name).
+fn file_lifts(
+    spans: &[Span],
+    keywords: &[evidence::Keyword],
+    sizes: &Sizes,
+) -> HashMap<String, FileLift> {
     let mut sum: HashMap<String, f64> = HashMap::new();
     for s in spans {
         *sum.entry(s.path.clone()).or_default() += s.score;
@@ -143,7 +157,7 @@ fn file_lifts(spans: &[Span], keywords: &[evidence::Keyword]) -> HashMap<String,
             };
             let topical = topic.is_some_and(|t| evidence::named_after(t, path));
             let lift = FileLift {
-                coherence: p::COHERENCE * share(total),
+                coherence: p::COHERENCE * share(total) * sizes.coherence_factor(path),
                 module: p::COHERENCE * p::MODULE * share(under).min(1.0),
                 path: p::PATH * named,
                 topic: if topical { p::TOPIC_FILE } else { 0.0 },
@@ -294,8 +308,9 @@ mod tests {
             keywords: &r.keywords,
             names: &r.names,
             definitions: defs,
+            weighs_size: false,
         };
-        rerank(spans, chunks, &ev, &|_| 1.0);
+        rerank(spans, chunks, &ev, &|_| 1.0, &Sizes::default());
         spans.iter().map(|s| s.path.clone()).collect()
     }
 

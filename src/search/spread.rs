@@ -161,7 +161,7 @@ mod tests {
 
     /// A ranked span of `path` scored `score`, its score explained as one contribution.
     fn span(path: &str, score: f64) -> Ranked {
-        crate::search::types::ranked_of(path, &[(Feature::Coherence, score)])
+        crate::search::types::ranked_of(path, &[(Feature::Coherence { size_factor: 1.0 }, score)])
     }
 
     #[test]

@@ -41,6 +41,24 @@ impl Catalog<'_> {
         Ok(out)
     }
 
+    /// The size in bytes of each of `hashes` that the index holds, by content hash.
+    pub fn content_sizes(&self, hashes: &[&str]) -> Result<HashMap<String, u64>, StoreError> {
+        let err = |e| self.db.err("read content sizes", e);
+        let mut stmt = self
+            .db
+            .conn
+            .prepare_cached("SELECT size FROM content WHERE content_hash = ?1")
+            .map_err(err)?;
+        let mut out = HashMap::new();
+        for &h in hashes {
+            let size: Option<i64> = stmt.query_row([h], |r| r.get(0)).optional().map_err(err)?;
+            if let Some(size) = size {
+                out.insert(h.to_string(), size.max(0) as u64);
+            }
+        }
+        Ok(out)
+    }
+
     /// Paths on `branch` (indexed or skipped) whose name mentions a licence ("licen") or
     /// "copying", in any case: the candidates for licence files. Not a pulled or imported
     /// row this clone has not verified: its path is another machine's word, and a licence

@@ -14,6 +14,7 @@ mod definitions;
 mod described;
 mod doctor;
 mod embed_server;
+mod filesize;
 mod focus;
 mod history;
 mod hooks;
