@@ -20,7 +20,7 @@ set's file name as `collect` recorded it).
       --set sc2=/tmp/sc2.jsonl --set sc3=/tmp/sc3.jsonl --set big=/tmp/big.jsonl \\
       --set issues=../shared/eval/dev.jsonl --mirrors /work/.mirror
 """
-import argparse, collections, json, os, re, subprocess, sys
+import argparse, collections, itertools, json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -34,19 +34,36 @@ GRID = [(full, exp) for full in (4000, 8000, 16000, 32000, 64000, 128000)
 def stop_words():
     """query::ENGLISH_STOP, read from the source so the two cannot drift apart."""
     src = open(os.path.join(HERE, "..", "src", "search", "query.rs")).read()
-    block = src.split("const ENGLISH_STOP: &[&str] = &[", 1)[1].split("];", 1)[0]
-    return set(re.findall(r'"([^"]+)"', block))
+    m = re.search(r"const ENGLISH_STOP: &\[&str\] = &\[(.*?)\];", src, re.S)
+    if not m:
+        raise SystemExit("ENGLISH_STOP not found in src/search/query.rs")
+    block = re.sub(r"//[^\n]*", "", m.group(1))
+    stop = set(re.findall(r'"([^"]+)"', block))
+    assert {"how", "the", "where"} <= stop and len(stop) > 100, "ENGLISH_STOP read wrong"
+    return stop
+
+
+def first_word(query):
+    """The query's first word as `search::reading` reads it: up to its first character that
+    is not a letter or digit, lower case."""
+    words = query.split()
+    return "".join(itertools.takewhile(str.isalnum, words[0])).lower() if words else ""
 
 
 def sizes(rows, concept_work, sets, mirrors):
     """Each hit's file size in bytes (None when unknown), as `r["sz"]`."""
-    commit = {}
+    commit, twice = {}, set()
     for sub, path in sets.items():
         for it in map(json.loads, open(path)):
-            commit[(sub, it["repo"], it["query"])] = it["commit"]
+            key = (sub, it["repo"], it["query"])
+            if commit.get(key, it["commit"]) != it["commit"]:
+                twice.add(key)  # the same question at two commits: which one is not known
+            commit[key] = it["commit"]
+    for key in twice:
+        del commit[key]
     want = collections.defaultdict(set)
     for r in rows:
-        if r["set"] != "concept":
+        if r["set"] != "concept" and (r["sub"], r["repo"], r["query"]) in commit:
             c = commit[(r["sub"], r["repo"], r["query"])]
             want[r["repo"]].update(f"{c}:{h['path']}" for h in r["hits"])
     blob = {}
@@ -63,8 +80,8 @@ def sizes(rows, concept_work, sets, mirrors):
             r["sz"] = [os.path.getsize(os.path.join(base, h["path"])) if os.path.exists(os.path.join(base, h["path"]))
                        else None for h in r["hits"]]
         else:
-            c = commit[(r["sub"], r["repo"], r["query"])]
-            r["sz"] = [blob.get(f"{c}:{h['path']}") for h in r["hits"]]
+            c = commit.get((r["sub"], r["repo"], r["query"]))
+            r["sz"] = [blob.get(f"{c}:{h['path']}") if c else None for h in r["hits"]]
 
 
 def orders(rows, point, stop):
@@ -72,8 +89,7 @@ def orders(rows, point, stop):
     g = ltr.GROUPS.index("coherence")
     out = []
     for r in rows:
-        words = r["query"].split()
-        if point is None or r["kind"] != "topic" or not words or words[0].lower() in stop:
+        if point is None or r["kind"] != "topic" or first_word(r["query"]) in stop:
             out.append(ltr.order(r, ltr.START))
             continue
         full, exp = point
@@ -93,6 +109,10 @@ def main():
     ap.add_argument("--mirrors", required=True)
     a = ap.parse_args()
     rows = ltr.prepare([json.loads(line) for line in open(a.features)])
+    # Lists from a build that weighs sizes already would be weighed twice.
+    if any(c.get("size_factor", 1.0) < 1.0 for r in rows for h in r["hits"] for c in h["explain"]):
+        raise SystemExit("these lists were collected with the size factor on: collect them with a build "
+                         "whose COHERENCE_SIZE_EXPONENT is 0")
     sizes(rows, dict(s.split("=", 1) for s in a.concept_work), dict(s.split("=", 1) for s in a.set), a.mirrors)
     stop = stop_words()
     points = [None] + GRID

@@ -86,6 +86,7 @@ pub enum Feature {
 impl Feature {
     /// The question's evidence (`search::rerank`), one feature per rule.
     pub const EVIDENCE: [Feature; 5] = [
+        // Only the variant matters here (`learned::group` matches `Coherence { .. }`).
         Feature::Coherence { size_factor: 1.0 },
         Feature::Module,
         Feature::PathWords,
@@ -105,7 +106,8 @@ impl Feature {
                 format!("{} ranked its file at {rank}", file_list_name(*by))
             }
             Feature::FileOnly => "only whole-file lists found its file".into(),
-            Feature::Coherence { size_factor } if *size_factor < 1.0 => format!(
+            // Said only where it shows: a file just past the size keeps x1.00.
+            Feature::Coherence { size_factor } if *size_factor < 0.995 => format!(
                 "several spans of its file matched (file coherence, x{size_factor:.2} for its size)"
             ),
             Feature::Coherence { .. } => {

@@ -84,11 +84,7 @@ impl Reading {
             verb,
             names: evidence::names(q),
             keywords: evidence::keywords(q),
-            opens_with_stop_word: q
-                .raw
-                .split_whitespace()
-                .next()
-                .is_some_and(|w| super::query::is_stop_word(&w.to_lowercase())),
+            opens_with_stop_word: opens_with_stop_word(&q.raw),
         }
     }
 
@@ -107,6 +103,15 @@ impl Reading {
     pub fn is_one_word(&self) -> bool {
         self.words == 1
     }
+}
+
+/// Whether the first word of `raw`, up to its first character that is not a letter or
+/// digit ("Where's" → "where", "how?" → "how"), is an English stop word.
+fn opens_with_stop_word(raw: &str) -> bool {
+    raw.split_whitespace().next().is_some_and(|w| {
+        let word: String = w.chars().take_while(|c| c.is_alphanumeric()).collect();
+        super::query::is_stop_word(&word.to_lowercase())
+    })
 }
 
 /// What a query is, in the kinds the learned scorer has a row of weights for
@@ -162,6 +167,24 @@ mod tests {
 
     fn read(q: &str) -> Reading {
         Reading::of(&crate::search::prepare(q).unwrap())
+    }
+
+    #[test]
+    fn a_question_word_opens_a_sentence_whatever_follows_it() {
+        for q in [
+            "how are routes registered",
+            "Where's the cache kept",
+            "how? routes",
+        ] {
+            assert!(read(q).opens_with_stop_word, "{q}");
+        }
+        for q in [
+            "size-based log file rotation",
+            "Howard's parser",
+            "(how) routes",
+        ] {
+            assert!(!read(q).opens_with_stop_word, "{q}");
+        }
     }
 
     #[test]

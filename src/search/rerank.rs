@@ -45,7 +45,7 @@ pub(super) fn rerank(
     let Some(top) = spans.first().map(|s| s.score) else {
         return;
     };
-    let file_lift = file_lifts(spans, ev.keywords, sizes);
+    let file_lift = file_lifts(spans, ev.keywords);
     let defined = Defined::of(ev.definitions);
     // A query that reads as a name (not a path), defined in some result, asks for a
     // definition: a file that holds none is not lifted for its name (`initializable.rb` for
@@ -77,12 +77,12 @@ pub(super) fn rerank(
         // spans keep their own evidence, so they do not push other files' answers out.
         if lifted.insert(s.path.clone()) {
             let lift = file_lift.get(&s.path).copied().unwrap_or_default();
+            // One factor for the value and for what `--explain` says of it.
+            let size_factor = sizes.coherence_factor(&s.path);
             adds.extend([
                 (
-                    Feature::Coherence {
-                        size_factor: sizes.coherence_factor(&s.path),
-                    },
-                    lift.coherence,
+                    Feature::Coherence { size_factor },
+                    lift.coherence * size_factor,
                 ),
                 (Feature::Module, lift.module),
             ]);
@@ -125,12 +125,8 @@ pub(super) fn rerank(
 
 /// The lift of each file, in shares of the best score: the share of the question's words
 /// its path holds, whether it is named after the question's topic, and its share of the
-/// best file's summed span scores (weighed down by its size, for a feature's name).
-fn file_lifts(
-    spans: &[Span],
-    keywords: &[evidence::Keyword],
-    sizes: &Sizes,
-) -> HashMap<String, FileLift> {
+/// best file's summed span scores.
+fn file_lifts(spans: &[Span], keywords: &[evidence::Keyword]) -> HashMap<String, FileLift> {
     let mut sum: HashMap<String, f64> = HashMap::new();
     for s in spans {
         *sum.entry(s.path.clone()).or_default() += s.score;
@@ -157,7 +153,7 @@ fn file_lifts(
             };
             let topical = topic.is_some_and(|t| evidence::named_after(t, path));
             let lift = FileLift {
-                coherence: p::COHERENCE * share(total) * sizes.coherence_factor(path),
+                coherence: p::COHERENCE * share(total),
                 module: p::COHERENCE * p::MODULE * share(under).min(1.0),
                 path: p::PATH * named,
                 topic: if topical { p::TOPIC_FILE } else { 0.0 },
@@ -167,7 +163,8 @@ fn file_lifts(
         .collect()
 }
 
-/// A file's lift, in shares of the best score, by its evidence.
+/// A file's lift, in shares of the best score, by its evidence (coherence before a big
+/// file's size weighs it down, `search::filesize`).
 #[derive(Debug, Clone, Copy, Default)]
 struct FileLift {
     /// For the spans that match in it.

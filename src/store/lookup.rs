@@ -53,6 +53,7 @@ impl Catalog<'_> {
         for &h in hashes {
             let size: Option<i64> = stmt.query_row([h], |r| r.get(0)).optional().map_err(err)?;
             if let Some(size) = size {
+                // A size below 0 (a foreign database's word) reads as 0: no size known.
                 out.insert(h.to_string(), size.max(0) as u64);
             }
         }
